@@ -1,0 +1,225 @@
+"""The PettingZoo AEC adapter shared by every game.
+
+A game's ``env.py`` subclasses :class:`FatezooAEC`, sets ``SPEC`` and writes its doc page
+as the class module's docstring. Everything else (seating, rewards, illegal moves,
+truncation, save/load, rendering hooks) lives here once.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from . import kernels as K
+from .session import Session
+from .spec import GameSpec, IllegalActionError
+
+ILLEGAL_POLICIES = ("raise", "lose")
+
+
+class FatezooAEC(AECEnv):
+    """PettingZoo AEC environment over one record of a game's batched core.
+
+    Args:
+        num_players: seats, ``player_0`` .. ``player_{n-1}``.
+        render_mode: None, ``"ansi"`` (render returns text) or ``"human"`` (prints it).
+        max_turns: truncation limit in player turns (None: the game's default).
+        reward: ``"win"`` (terminal, zero-sum) or ``"score"`` (adds dense shaping).
+        illegal: ``"raise"`` (default: :class:`fatezoo.IllegalActionError`, state unchanged)
+            or ``"lose"`` (PettingZoo's TerminateIllegalWrapper: the offender gets -1, the
+            others +1/(n-1), and the game ends).
+        **options: the game's own options.
+    """
+
+    SPEC: GameSpec
+    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "name": "fatezoo"}
+
+    def __init__(self, num_players=2, render_mode=None, max_turns=None, reward="win",
+                 illegal="raise", **options):
+        super().__init__()
+        spec = self.SPEC
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"{spec.name}: render_mode must be None, 'ansi' or 'human', "
+                             f"got {render_mode!r}")
+        if illegal not in ILLEGAL_POLICIES:
+            raise ValueError(f"{spec.name}: illegal must be one of {ILLEGAL_POLICIES}, "
+                             f"got {illegal!r}")
+        self.metadata = dict(self.metadata, name=f"{spec.name}_v0")
+        self.render_mode = render_mode
+        self.illegal = illegal
+        self.options = dict(num_players=num_players, max_turns=max_turns, reward=reward,
+                            **options)
+        self._fields = spec.options(num_players=num_players, max_turns=max_turns,
+                                    reward=reward, **options)
+        self._game = Session(spec, self._fields)
+        n = self._fields["num_players"]
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_box = spaces.Box(-1.0, 1.0, (spec.obs_size,), np.float32)
+        mask_box = spaces.Box(0, 1, (spec.num_actions,), np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": obs_box, "action_mask": mask_box})
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(spec.num_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(-1.0, 1.0, (spec.state_size,), np.float32)
+        self.render_seat = None  # None: render every card; a seat: that player's view
+        self.agents = []
+        self._state_buf = np.zeros(spec.state_size, np.float32)
+
+    # ------------------------------------------------------------ PettingZoo API
+
+    def observation_space(self, agent):
+        """The Dict space of ``observation`` (float32) and ``action_mask`` (int8)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        """``Discrete(num_actions)``."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        """Deal a new game; ``seed`` fixes it (same seed, same game, in any process)."""
+        if options:
+            raise ValueError(f"{self.SPEC.name}: reset(options=...) is not supported; "
+                             f"pass options to the constructor, got {options!r}")
+        self._game.reset(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._sync()
+
+    def observe(self, agent):
+        """The agent's observation dict (fresh arrays)."""
+        i = self._index[agent]
+        return {"observation": self._game.observe(i).copy(),
+                "action_mask": self._game.legal_mask(i).copy()}
+
+    def step(self, action):
+        """Apply the selected agent's action (None for an agent whose game has ended)."""
+        if not self._game.started:
+            raise RuntimeError(f"{self.SPEC.name}: call reset() before step()")
+        if not self.agents:
+            raise RuntimeError(f"{self.SPEC.name}: the game is over and every agent has been "
+                               "stepped with None; call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        try:
+            a = self._game.check(action, agent)
+        except IllegalActionError:
+            if self.illegal == "raise":
+                raise
+            self._lose(agent)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._game.step(a)
+        self._sync()
+        if self.render_mode == "human":
+            self.render()
+
+    def _sync(self):
+        """Copy rewards, end flags and the next agent from the record into the dicts."""
+        rec = self._game.record
+        rewards = rec["rewards"]
+        for i, a in enumerate(self.agents):
+            self.rewards[a] = float(rewards[i])
+        if rec["terminated"] or rec["truncated"]:
+            term, trunc = bool(rec["terminated"]), bool(rec["truncated"])
+            for a in self.agents:
+                self.terminations[a] = term
+                self.truncations[a] = trunc
+        self.agent_selection = self.possible_agents[int(rec["current_player"])]
+        self._accumulate_rewards()
+
+    def _lose(self, agent):
+        """TerminateIllegalWrapper semantics: the offender loses, the game ends."""
+        n = len(self.possible_agents)
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = -1.0 if a == agent else 1.0 / (n - 1)
+            self.terminations[a] = True
+        self.infos[agent] = {"illegal_action": True}
+        rec = self._game.record
+        rec["terminated"] = 1
+        rec["rewards"][:n] = [self.rewards[a] for a in self.possible_agents]
+        rec["returns"][:n] += rec["rewards"][:n]
+        self._accumulate_rewards()
+
+    def render(self):
+        """Text of the game (every card, or ``render_seat``'s view); printed in human mode."""
+        if self.render_mode is None:
+            return None
+        if not self._game.started:
+            raise RuntimeError(f"{self.SPEC.name}: call reset() before render()")
+        text = self.SPEC.render_ansi(self._game.record, self.render_seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        """Nothing to release."""
+
+    def state(self):
+        """Full state vector for centralized critics (every card visible)."""
+        K.state_one(self._game.states, 0, self._state_buf)
+        return self._state_buf.copy()
+
+    # ------------------------------------------------------------ fatezoo extras
+
+    def render_svg(self, seat=None) -> str:
+        """SVG picture of the game for ``seat`` (None: every card)."""
+        return self.SPEC.render_svg(self._game.record, seat)
+
+    def _repr_svg_(self):
+        return self.render_svg(self.render_seat) if self._game.started else None
+
+    @property
+    def record(self):
+        """The live game record (a numpy structured scalar; writes change the game)."""
+        return self._game.record
+
+    @property
+    def states(self):
+        """The record as a batch of one (for batched kernels and agents)."""
+        return self._game.states
+
+    def save_state(self) -> bytes:
+        """The whole game, RNG included, as bytes."""
+        return self._game.save()
+
+    def load_state(self, data: bytes) -> None:
+        """Restore a game saved by :meth:`save_state` (validated; raises on corrupt data)."""
+        self._game.load(data)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._sync()
+
+    def game_record(self) -> dict:
+        """A small JSON-able record of this game: replays exactly with ``fatezoo replay``."""
+        return {"game": self.SPEC.name, "options": dict(self.options),
+                "seed": self._game.seed, "actions": list(self._game.actions)}
+
+    def save_game(self, path) -> None:
+        """Write :meth:`game_record` as JSON to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(self.game_record(), f, indent=1)
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids of the selected agent."""
+        return np.flatnonzero(self._game.legal_mask(self._index[self.agent_selection])).tolist()
+
+    def action_name(self, action: int) -> str:
+        """Human-readable name of an action id."""
+        return self.SPEC.action_names[int(action)]

@@ -1,0 +1,312 @@
+"""Kernels shared by every game: forced decisions, rewards, truncation and the drivers.
+
+A game registers five single-record kernels with :func:`register_game`:
+
+- ``reset(rec)``: deal a new game from the options and RNG already in ``rec``.
+- ``apply(rec, action)``: apply one legal decision (chance resolves inside).
+- ``legal(rec, mask)``: write the current player's legal actions into ``mask``.
+- ``encode(rec, player, omniscient, out)``: write ``player``'s observation into ``out``.
+- ``encode_state(rec, out)``: write the full state vector into ``out``.
+
+The drivers below (``step_one``, ``batch_step``, ...) are written once and compiled
+once per record dtype: ``game_apply(rec, a)`` and friends resolve, at compile time, to
+the kernels registered for ``rec``'s dtype (numba ``overload``), and in plain Python
+(``NUMBA_DISABLE_JIT=1``) by a dictionary lookup. Record dtypes of different games must
+not be prefixes of each other: each starts with its own ``<game>_format`` field.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+from numba import njit, prange
+from numba.extending import overload
+from numba.np import numpy_support
+
+from . import state as _state  # noqa: F401  (memoizes numba typing of record dtypes)
+from .rng import randint
+
+_GAMES: dict = {}  # record dtype -> SimpleNamespace(reset, apply, legal, encode, encode_state)
+
+
+def register_game(state_dtype, reset, apply, legal, encode, encode_state) -> None:
+    """Register a game's single-record kernels for records of ``state_dtype``."""
+    _GAMES[np.dtype(state_dtype)] = SimpleNamespace(
+        reset=reset, apply=apply, legal=legal, encode=encode, encode_state=encode_state)
+
+
+def _kernels(rec_type):
+    dtype = numpy_support.as_dtype(rec_type)
+    if dtype not in _GAMES:
+        raise TypeError(f"fatezoo: no game registered for record dtype {dtype}")
+    return _GAMES[dtype]
+
+
+def game_reset(rec):
+    """Deal a new game in ``rec`` (the registered game's ``reset``)."""
+    _GAMES[rec.dtype].reset(rec)
+
+
+def game_apply(rec, action):
+    """Apply one decision (the registered game's ``apply``)."""
+    _GAMES[rec.dtype].apply(rec, action)
+
+
+def game_legal(rec, mask):
+    """Write the legal mask (the registered game's ``legal``)."""
+    _GAMES[rec.dtype].legal(rec, mask)
+
+
+def game_encode(rec, player, omniscient, out):
+    """Write an observation (the registered game's ``encode``)."""
+    _GAMES[rec.dtype].encode(rec, player, omniscient, out)
+
+
+def game_encode_state(rec, out):
+    """Write the full state vector (the registered game's ``encode_state``)."""
+    _GAMES[rec.dtype].encode_state(rec, out)
+
+
+@overload(game_reset, jit_options={"cache": True})
+def _ov_reset(rec):
+    fn = _kernels(rec).reset
+    return lambda rec: fn(rec)
+
+
+@overload(game_apply, jit_options={"cache": True})
+def _ov_apply(rec, action):
+    fn = _kernels(rec).apply
+    return lambda rec, action: fn(rec, action)
+
+
+@overload(game_legal, jit_options={"cache": True})
+def _ov_legal(rec, mask):
+    fn = _kernels(rec).legal
+    return lambda rec, mask: fn(rec, mask)
+
+
+@overload(game_encode, jit_options={"cache": True})
+def _ov_encode(rec, player, omniscient, out):
+    fn = _kernels(rec).encode
+    return lambda rec, player, omniscient, out: fn(rec, player, omniscient, out)
+
+
+@overload(game_encode_state, jit_options={"cache": True})
+def _ov_encode_state(rec, out):
+    fn = _kernels(rec).encode_state
+    return lambda rec, out: fn(rec, out)
+
+
+@njit(cache=True)
+def clear_mask(mask):
+    """Zero ``mask``."""
+    for a in range(mask.shape[0]):
+        mask[a] = 0
+
+
+@njit(cache=True)
+def settle(rec, mask):
+    """Apply every forced decision until a real choice or the end; writes ``mask``."""
+    while True:
+        if rec["terminated"] or rec["truncated"]:
+            clear_mask(mask)
+            return
+        if rec["turn"] >= rec["max_turns"]:
+            rec["truncated"] = 1
+            clear_mask(mask)
+            return
+        game_legal(rec, mask)
+        count = 0
+        only = -1
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                count += 1
+                only = a
+        if count == 1:
+            game_apply(rec, only)
+        elif count == 0:
+            raise RuntimeError("fatezoo: a running game has no legal action (rules bug)")
+        else:
+            return
+
+
+@njit(cache=True)
+def begin_step(rec):
+    """Zero the per-step rewards before a decision is applied."""
+    for p in range(rec["rewards"].shape[0]):
+        rec["rewards"][p] = 0.0
+
+
+@njit(cache=True)
+def end_step(rec):
+    """Add this step's rewards to the returns."""
+    for p in range(rec["rewards"].shape[0]):
+        rec["returns"][p] += rec["rewards"][p]
+
+
+@njit(cache=True)
+def reset_record(rec, mask):
+    """Start a new game in ``rec`` (options and RNG kept) and settle forced decisions."""
+    rec["terminated"] = 0
+    rec["truncated"] = 0
+    rec["turn"] = 0
+    rec["steps"] = 0
+    for p in range(rec["returns"].shape[0]):
+        rec["returns"][p] = 0.0
+    begin_step(rec)
+    game_reset(rec)
+    settle(rec, mask)
+    end_step(rec)
+
+
+@njit(cache=True)
+def step_record(rec, action, mask):
+    """Apply one agent decision, then every forced one; writes ``mask`` and rewards."""
+    begin_step(rec)
+    rec["steps"] += 1
+    game_apply(rec, action)
+    settle(rec, mask)
+    end_step(rec)
+
+
+@njit(cache=True)
+def step_row(states, i, actions, masks, obs, rewards, terminated, truncated, auto_reset):
+    """One row of a batch step: act, report, optionally auto-reset, encode the next obs.
+
+    An action < 0 is a no-op for a row that has already ended (no auto-reset).
+    """
+    rec = states[i]
+    n = rec["num_players"]
+    if actions[i] >= 0:
+        step_record(rec, actions[i], masks[i])
+        for p in range(n):
+            rewards[i, p] = rec["rewards"][p]
+    else:
+        for p in range(n):
+            rewards[i, p] = 0.0
+    terminated[i] = rec["terminated"]
+    truncated[i] = rec["truncated"]
+    if auto_reset and (rec["terminated"] or rec["truncated"]):
+        reset_record(rec, masks[i])
+    game_encode(rec, rec["current_player"], 0, obs[i])
+
+
+@njit(cache=True)
+def reset_row(states, i, masks, obs):
+    """One row of a batch reset: deal a new game and encode its first observation."""
+    rec = states[i]
+    reset_record(rec, masks[i])
+    game_encode(rec, rec["current_player"], 0, obs[i])
+
+
+@njit(cache=True)
+def split_rewards(rec, scores, lower_is_better):
+    """End the game: write zero-sum win rewards from final ``scores`` into ``rec``.
+
+    Sole winner +1, each loser -1/(n-1); k tied winners share: each gets
+    (n-k)/(k(n-1)), so the rewards always sum to zero and an all-way tie gives 0.
+    """
+    n = rec["num_players"]
+    best = scores[0]
+    for p in range(1, n):
+        if (scores[p] < best) if lower_is_better else (scores[p] > best):
+            best = scores[p]
+    k = 0
+    for p in range(n):
+        if scores[p] == best:
+            k += 1
+    for p in range(n):
+        if scores[p] == best:
+            rec["rewards"][p] += (n - k) / (k * (n - 1.0))
+        else:
+            rec["rewards"][p] += -1.0 / (n - 1.0)
+    rec["terminated"] = 1
+
+
+@njit(cache=True, parallel=True)
+def batch_random_actions(masks, rng, out):
+    """Write a uniform legal action per row into ``out`` (-1 where none); mutates ``rng``."""
+    for i in prange(masks.shape[0]):
+        count = 0
+        for a in range(masks.shape[1]):
+            count += masks[i, a]
+        if count == 0:
+            out[i] = -1
+            continue
+        k = randint(rng[i], count)
+        for a in range(masks.shape[1]):
+            if masks[i, a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+
+
+def empty_buffers(batch: int, num_actions: int, obs_size: int, max_players: int):
+    """Return zeroed (mask, obs, rewards, terminated, truncated) buffers for a batch."""
+    return (
+        np.zeros((batch, num_actions), np.int8),
+        np.zeros((batch, obs_size), np.float32),
+        np.zeros((batch, max_players), np.float32),
+        np.zeros(batch, np.int8),
+        np.zeros(batch, np.int8),
+    )
+
+
+# ---------------------------------------------------------------- drivers (called from Python)
+
+
+@njit(cache=True)
+def reset_one(states, i, mask):
+    """Deal a new game in row ``i`` and write its first legal mask."""
+    reset_record(states[i], mask)
+
+
+@njit(cache=True)
+def step_one(states, i, action, mask):
+    """Apply ``action`` (validated by the caller) to row ``i``; settle forced decisions."""
+    step_record(states[i], action, mask)
+
+
+@njit(cache=True)
+def encode_one(states, i, player, out):
+    """Write ``player``'s observation of row ``i`` into ``out``."""
+    game_encode(states[i], player, 0, out)
+
+
+@njit(cache=True)
+def state_one(states, i, out):
+    """Write the full state vector of row ``i`` into ``out``."""
+    game_encode_state(states[i], out)
+
+
+@njit(cache=True)
+def mask_one(states, i, mask):
+    """Write row ``i``'s current legal mask (zeros once the game is over)."""
+    rec = states[i]
+    if rec["terminated"] or rec["truncated"]:
+        clear_mask(mask)
+    else:
+        game_legal(rec, mask)
+
+
+@njit(cache=True, parallel=True)
+def batch_reset(states, masks, obs):
+    """Reset every row and encode each current player's observation."""
+    for i in prange(states.shape[0]):
+        reset_row(states, i, masks, obs)
+
+
+@njit(cache=True, parallel=True)
+def batch_step(states, actions, masks, obs, rewards, terminated, truncated, auto_reset):
+    """Step every row (action < 0: no-op for an ended row) and encode the next observations."""
+    for i in prange(states.shape[0]):
+        step_row(states, i, actions, masks, obs, rewards, terminated, truncated, auto_reset)
+
+
+@njit(cache=True, parallel=True)
+def batch_encode(states, players, obs):
+    """Encode row ``i`` for seat ``players[i]`` into ``obs[i]``."""
+    for i in prange(states.shape[0]):
+        game_encode(states[i], players[i], 0, obs[i])

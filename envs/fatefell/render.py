@@ -1,0 +1,99 @@
+"""Text and SVG views of one Fatefell record, for a seat (hidden cards redacted) or all."""
+
+from __future__ import annotations
+
+from html import escape
+
+from .cards import FATE_MOON_TEXT, FATE_NAMES, FATE_SUN_TEXT, card_short
+from .state import NUM_ARCANA, Phase, Season, action_name
+
+
+def _visible(rec, seat, owner, slot) -> bool:
+    return seat is None or bool(rec["known"][seat, owner, slot])
+
+
+def _slot_label(rec, seat, owner, slot) -> str:
+    c = int(rec["layout"][owner, slot])
+    label = card_short(c) if _visible(rec, seat, owner, slot) else " ?? "
+    return f"={label}=" if rec["matched"][owner, slot] else f"[{label}]"
+
+
+def _status(rec) -> list[str]:
+    n = int(rec["num_players"])
+    s = int(rec["season"])
+    kind = Season(int(rec["season_kind"][s])).name.title()
+    head = (f"Fatefell  season {s + 1}/{int(rec['seasons'])} ({kind}, "
+            f"{int(rec['fate_count'][s])} Fate cards)  turn {int(rec['turn'])}")
+    if rec["terminated"] or rec["truncated"]:
+        end = "game over" if rec["terminated"] else "truncated"
+        totals = ", ".join(f"player_{p}: {int(rec['total'][p])}" for p in range(n))
+        return [head, f"{end}: totals {totals}"]
+    p = int(rec["current_player"])
+    lines = [head, f"player_{p} to act ({Phase(int(rec['phase'])).name}), "
+             f"player_{int(rec['turn_player'])}'s turn"]
+    if rec["fate_card"] >= 0:
+        i = int(rec["fate_card"]) - NUM_ARCANA
+        side, text = (("Sun", FATE_SUN_TEXT[i]) if rec["coin"] == 0 else ("Moon", FATE_MOON_TEXT[i]))
+        lines.append(f"Fate: {FATE_NAMES[i]} landed {side}: {text}")
+    if rec["ender"] >= 0:
+        lines.append(f"player_{int(rec['ender'])} completed both Matches: "
+                     f"{int(rec['final_left'])} final turn(s) left")
+    return lines
+
+
+def render_ansi(rec, seat=None) -> str:
+    """Text view of ``rec``: every card if ``seat`` is None, else what ``seat`` knows."""
+    n = int(rec["num_players"])
+    lines = _status(rec)
+    for p in range(n):
+        mark = "*" if p == rec["turn_player"] else " "
+        tot = int(rec["total"][p])
+        lines.append(f"{mark}player_{p} (total {tot:>3})  {_slot_label(rec, seat, p, 0)}"
+                     f"{_slot_label(rec, seat, p, 1)}  hidden")
+        lines.append(f"{' ' * 26}{_slot_label(rec, seat, p, 2)}{_slot_label(rec, seat, p, 3)}"
+                     f"  revealed")
+    fates_left = int(rec["fate_count"][rec["season"]]) - int(rec["aside_n"])
+    lines.append(f"draw pile: {int(rec['draw_n'])} cards ({fates_left} Fate)")
+    for k in range(int(rec["num_piles"])):
+        m = int(rec["discard_n"][k])
+        top = " ".join(card_short(rec["discard"][k, m - 1 - d]) for d in range(min(3, m)))
+        lines.append(f"discard pile {k}: {m} cards, top first: {top}")
+    h = int(rec["hand"])
+    if h >= 0:
+        show = seat is None or seat == rec["turn_player"] or rec["hand_public"]
+        lines.append(f"drawn card: {card_short(h) if show else ' ?? '}")
+    if rec["last_action"] >= 0:
+        lines.append(f"last: player_{int(rec['last_player'])} "
+                     f"{action_name(int(rec['last_action']))}")
+    return "\n".join(lines)
+
+
+def render_svg(rec, seat=None) -> str:
+    """SVG view of ``rec`` (every card if ``seat`` is None, else what ``seat`` knows)."""
+    n = int(rec["num_players"])
+    w, h = 120 + n * 140, 250
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+             f'font-family="monospace" font-size="12">',
+             f'<rect width="{w}" height="{h}" fill="#1d2330"/>']
+    for i, line in enumerate(_status(rec)[:2]):
+        parts.append(f'<text x="10" y="{18 + 16 * i}" fill="#f0e6d2">{escape(line)}</text>')
+    for p in range(n):
+        x0 = 10 + p * 140
+        who = f"player_{p}" + (" *" if p == rec["turn_player"] else "")
+        parts.append(f'<text x="{x0}" y="70" fill="#f0e6d2">{who} ({int(rec["total"][p])})</text>')
+        for slot in range(4):
+            x, y = x0 + (slot % 2) * 60, 80 + (slot // 2) * 70
+            c = int(rec["layout"][p, slot])
+            vis = _visible(rec, seat, p, slot)
+            fill = "#d9c27a" if rec["matched"][p, slot] else ("#f7f1e3" if vis else "#50607a")
+            parts.append(f'<rect x="{x}" y="{y}" width="52" height="62" rx="6" fill="{fill}" '
+                         f'stroke="#000"/>')
+            label = card_short(c).strip() if vis else "?"
+            parts.append(f'<text x="{x + 26}" y="{y + 36}" text-anchor="middle">'
+                         f'{escape(label)}</text>')
+    m = int(rec["discard_n"][0])
+    top = card_short(rec["discard"][0, m - 1]).strip() if m else "-"
+    parts.append(f'<text x="10" y="{h - 12}" fill="#f0e6d2">draw {int(rec["draw_n"])} | '
+                 f'discard top {escape(top)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,0 +1,179 @@
+"""Fatefell record layout, enums and action numbering.
+
+Cards are int16 ids::
+
+    0..47   Arcana  id = 2 * identity + skeleton      (skeleton 0 = Character, 1 = Skeleton)
+            identity = 2 * (value - 1) + moon          (value 1..12, moon 0 = Sun, 1 = Moon)
+    48..59  Fate cards (row id - 48 of data/fate.csv)
+
+A layout is four slots, seen from its owner::
+
+    +---+---+
+    | 0 | 1 |   top row: Hidden cards
+    +---+---+
+    | 2 | 3 |   bottom row: Revealed cards (looked at before each draw)
+    +---+---+
+
+Actions (one fixed ``Discrete(33)``; seats in TARGET are counted to the chooser's left)::
+
+    0        DRAW_DECK            draw the top card of the draw pile
+    1..6     DRAW_DISCARD         1 + 3 * pile + depth  (depth 1-2 only in advanced Summer)
+    7..10    SLOT s               a slot of the chooser's own layout
+    11       DISCARD              discard the drawn card
+    12..13   PILE k               choose discard pile k (advanced Autumn)
+    14..19   DECLARE pair         declare a Match: pairs (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
+    20       END_TURN             end the turn without declaring
+    21..32   TARGET               21 + 4 * (seat - 1) + slot, seat 1..3 to the left
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+
+from fatezoo.envs.core.state import make_state_dtype
+
+NUM_ARCANA = 48
+NUM_FATE = 12
+NUM_CARDS = NUM_ARCANA + NUM_FATE
+FATE0 = NUM_ARCANA
+MAX_P = 4
+SLOTS = 4
+PILE_CAP = 64
+
+DRAW_DECK = 0
+DRAW_DISCARD = 1
+SLOT = 7
+DISCARD = 11
+PILE = 12
+DECLARE = 14
+END_TURN = 20
+TARGET = 21
+NUM_ACTIONS = 33
+
+PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], np.int64)
+
+
+class Phase(IntEnum):
+    """What kind of decision the current player faces."""
+
+    DRAW = 0
+    PLACE = 1
+    PILE = 2
+    DECLARE = 3
+    PEEK_HIDDEN = 4
+    FX_SLOT = 5
+    FX_SLOT2 = 6
+    FX_TARGET = 7
+    FX_PILE = 8
+    OVER = 9
+
+
+class Effect(IntEnum):
+    """Fate-card instructions: the small instruction set ``apply_action`` branches on."""
+
+    NONE = 0
+    PEEK_OWN = 1  # look at one of your own unknown cards
+    PEEK_HIDDEN_ALL = 2  # look at both your Hidden cards
+    PEEK_OPP = 3  # look at one card of any opponent
+    SWAP_OWN = 4  # exchange the positions of two of your cards
+    SWAP_OPP = 5  # exchange one of your cards with an opponent's card, unseen
+    BURY_SEEN = 6  # bury one of your cards; look at its replacement
+    SWAP_DISCARD = 7  # exchange one of your cards with the top card of a discard pile
+    OTHERS_PEEK_HIDDEN = 8  # every other player may look at one of their Hidden cards
+    NEXT_PEEKS = 9  # the next player looks at one of your cards
+    NEXT_BURIES = 10  # the next player buries one of your cards; its replacement is unseen
+    NEXT_SWAPS = 11  # the next player exchanges one of their cards with one of yours
+    BURY_BLIND = 12  # bury one of your cards; its replacement is unseen
+    REVEAL_OWN = 13  # show one of your cards to every player
+
+
+class Season(IntEnum):
+    """The four seasons, in the basic order."""
+
+    SPRING = 0
+    SUMMER = 1
+    AUTUMN = 2
+    WINTER = 3
+
+
+NUM_PHASES = len(Phase)
+NUM_EFFECTS = len(Effect)
+
+GAME_FIELDS = [
+    # options (kept across resets)
+    ("seasons", np.int8),
+    ("random_seasons", np.int8),
+    ("random_fates", np.int8),
+    ("seasonal_rules", np.int8),
+    ("fate_sun", np.int8, (NUM_FATE,)),  # Effect of each Fate card's Sun side
+    ("fate_moon", np.int8, (NUM_FATE,)),
+    # seasons and scores
+    ("season", np.int8),
+    ("season_kind", np.int8, (4,)),
+    ("fate_count", np.int8, (4,)),
+    ("season_score", np.int16, (4, MAX_P)),
+    ("total", np.int16, (MAX_P,)),
+    # the turn
+    ("turn_player", np.int8),
+    ("phase", np.int8),
+    ("effect", np.int8),
+    ("coin", np.int8),  # 0 Sun, 1 Moon, -1 none
+    ("fate_card", np.int16),
+    ("first_slot", np.int8),
+    ("peeker", np.int8),
+    ("after_peek", np.int8),  # 0: end the turn, 1: finish the Fate effect
+    ("hand", np.int16),
+    ("hand_public", np.int8),
+    ("hand_from_discard", np.int8),
+    ("pending", np.int16),  # card on its way to a discard pile
+    ("ender", np.int8),
+    ("final_left", np.int8),
+    ("last_player", np.int8),
+    ("last_action", np.int16),
+    # zones
+    ("layout", np.int16, (MAX_P, SLOTS)),
+    ("matched", np.int8, (MAX_P, SLOTS)),
+    ("known", np.int8, (MAX_P, MAX_P, SLOTS)),  # viewer, owner, slot
+    ("draw", np.int16, (PILE_CAP,)),  # bottom at 0, top at draw_n - 1
+    ("draw_n", np.int16),
+    ("num_piles", np.int8),
+    ("discard", np.int16, (2, PILE_CAP)),
+    ("discard_n", np.int16, (2,)),
+    ("aside", np.int16, (NUM_FATE,)),  # Fate cards resolved (or skipped) this season
+    ("aside_n", np.int8),
+    ("out", np.int16, (NUM_FATE,)),  # Fate cards not in this season's draw pile
+    ("out_n", np.int8),
+    ("scratch", np.int8, (NUM_ACTIONS,)),
+]
+
+STATE_DTYPE = make_state_dtype("fatefell", GAME_FIELDS)
+
+
+def action_name(a: int) -> str:
+    """Return a short human-readable name of action ``a``."""
+    a = int(a)
+    if a == DRAW_DECK:
+        return "draw from the draw pile"
+    if DRAW_DISCARD <= a < SLOT:
+        pile, depth = divmod(a - DRAW_DISCARD, 3)
+        return f"draw discard pile {pile} depth {depth}"
+    if SLOT <= a < DISCARD:
+        return f"own slot {a - SLOT}"
+    if a == DISCARD:
+        return "discard the drawn card"
+    if PILE <= a < DECLARE:
+        return f"discard pile {a - PILE}"
+    if DECLARE <= a < END_TURN:
+        x, y = PAIRS[a - DECLARE]
+        return f"declare match slots {x}+{y}"
+    if a == END_TURN:
+        return "end turn"
+    if TARGET <= a < NUM_ACTIONS:
+        seat, slot = divmod(a - TARGET, 4)
+        return f"target seat +{seat + 1} slot {slot}"
+    raise ValueError(f"action {a!r} is not in [0, {NUM_ACTIONS})")
+
+
+ACTION_NAMES = tuple(action_name(a) for a in range(NUM_ACTIONS))

@@ -1,0 +1,26 @@
+"""fatezoo: reinforcement-learning environments for modern tabletop games.
+
+>>> import fatezoo
+>>> env = fatezoo.make("fatefell", num_players=2)
+>>> env.reset(seed=0)
+"""
+
+from fatezoo.envs import GAMES, IllegalActionError, make, make_vec
+
+__version__ = "0.1.0"
+__all__ = ["GAMES", "IllegalActionError", "make", "make_vec", "__version__"]
+
+
+def _register_gym():
+    import gymnasium
+
+    from fatezoo.envs.core.registry import get_spec
+
+    for game in GAMES:
+        gym_id = get_spec(game).gym_id
+        if gym_id not in gymnasium.registry:
+            gymnasium.register(id=gym_id, entry_point="fatezoo.envs.core.gym_env:GymEnv",
+                               kwargs={"game": game})
+
+
+_register_gym()
