@@ -6,6 +6,9 @@ only these header fields, the game kernels own the rest.
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import numpy as np
 
 MAX_PLAYERS = 6
@@ -29,14 +32,31 @@ REWARD_SCORE = 1
 REWARD_MODES = {"win": REWARD_WIN, "score": REWARD_SCORE}
 
 
-def make_state_dtype(game: str, game_fields) -> np.dtype:
+def code_fingerprint(game_dir) -> str:
+    """Hash of the Python sources of the core and of the game folder ``game_dir``."""
+    digest = hashlib.sha1()
+    for folder in (Path(__file__).resolve().parent, Path(game_dir).resolve()):
+        for path in sorted(folder.glob("*.py")):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def make_state_dtype(game: str, game_fields, game_dir) -> np.dtype:
     """Return the record dtype: ``<game>_format``, the core header, then ``game_fields``.
 
     The leading ``<game>_format`` field (the record format version, checked on load)
     keeps every game's dtype distinct from the first byte on, so no game's record type
     is ever a prefix, and so a numba subtype, of another's.
+
+    The last field, one padding byte named ``_code_<hash>``, carries a fingerprint of
+    the core and game sources. Numba keys its on-disk cache by a function's own file
+    and argument types only, so a kernel that inlines code from another file (every
+    shared driver does) would otherwise keep running stale code after an edit; with
+    the fingerprint in the record type, any source change recompiles.
     """
-    return np.dtype([(f"{game}_format", np.int8)] + HEADER_FIELDS + list(game_fields))
+    return np.dtype([(f"{game}_format", np.int8)] + HEADER_FIELDS + list(game_fields)
+                    + [(f"_code_{code_fingerprint(game_dir)}", np.uint8)])
 
 
 def _memoize_struct_types() -> None:

@@ -29,6 +29,7 @@ Actions (one fixed ``Discrete(33)``; seats in TARGET are counted to the chooser'
 from __future__ import annotations
 
 from enum import IntEnum
+from pathlib import Path
 
 import numpy as np
 
@@ -148,7 +149,7 @@ GAME_FIELDS = [
     ("scratch", np.int8, (NUM_ACTIONS,)),
 ]
 
-STATE_DTYPE = make_state_dtype("fatefell", GAME_FIELDS)
+STATE_DTYPE = make_state_dtype("fatefell", GAME_FIELDS, Path(__file__).parent)
 
 
 def action_name(a: int) -> str:
