@@ -81,10 +81,11 @@ class FatezooAEC(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
-        """Deal a new game; ``seed`` fixes it (same seed, same game, in any process)."""
-        if options:
-            raise ValueError(f"{self.SPEC.name}: reset(options=...) is not supported; "
-                             f"pass options to the constructor, got {options!r}")
+        """Deal a new game; ``seed`` fixes it (same seed, same game, in any process).
+
+        ``options`` is accepted for PettingZoo compatibility and unused: game options
+        are fixed by the constructor.
+        """
         self._game.reset(seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}

@@ -72,8 +72,11 @@ def encode(rec, viewer, omniscient, out):
     """Write ``viewer``'s observation of ``rec`` into ``out`` (all of it if ``omniscient``)."""
     for i in range(OBS_SIZE):
         out[i] = 0.0
-    n = rec["num_players"]
-    t = rec["turn_player"]
+    # int(): record fields are int8; offsets must be computed in full ints (in plain
+    # Python under NUMBA_DISABLE_JIT, int8 + 423 would overflow)
+    viewer = int(viewer)
+    n = int(rec["num_players"])
+    t = int(rec["turn_player"])
     for r in range(n):
         q = (viewer + r) % n
         for x in range(4):
@@ -87,7 +90,7 @@ def encode(rec, viewer, omniscient, out):
                 out[o + 4] = (c >> 1) & 1
                 out[o + 5] = c & 1
                 if r == 0:
-                    out[O_IDENT + x * 24 + (rec["layout"][q, x] >> 1)] = 1.0
+                    out[O_IDENT + x * 24 + (int(c) >> 1)] = 1.0
     for i in range(6):
         x = PAIRS[i, 0]
         y = PAIRS[i, 1]
@@ -98,7 +101,7 @@ def encode(rec, viewer, omniscient, out):
     h = rec["hand"]
     if h >= 0 and (omniscient or viewer == t or rec["hand_public"]):
         put_card(out, O_HAND, h)
-        out[O_HAND + 4 + (h >> 1)] = 1.0
+        out[O_HAND + 4 + (int(h) >> 1)] = 1.0
     if h >= 0:
         out[O_HAND_SRC] = rec["hand_from_discard"]
     if rec["pending"] >= 0:
@@ -109,19 +112,19 @@ def encode(rec, viewer, omniscient, out):
             c = rec["discard"][k, m - 1 - d]
             o = O_DISCARD + (k * 3 + d) * 28
             put_card(out, o, c)
-            out[o + 4 + (c >> 1)] = 1.0
+            out[o + 4 + (int(c) >> 1)] = 1.0
         for j in range(m):
-            out[O_SEEN + (rec["discard"][k, j] >> 1)] += 0.5
-    out[O_PHASE + rec["phase"]] = 1.0
-    out[O_EFFECT + rec["effect"]] = 1.0
+            out[O_SEEN + (int(rec["discard"][k, j]) >> 1)] += 0.5
+    out[O_PHASE + int(rec["phase"])] = 1.0
+    out[O_EFFECT + int(rec["effect"])] = 1.0
     if rec["coin"] >= 0:
-        out[O_COIN + rec["coin"]] = 1.0
+        out[O_COIN + int(rec["coin"])] = 1.0
     if rec["first_slot"] >= 0:
-        out[O_FIRST + rec["first_slot"]] = 1.0
+        out[O_FIRST + int(rec["first_slot"])] = 1.0
     out[O_TURN + (t - viewer + n) % n] = 1.0
-    s = rec["season"]
+    s = int(rec["season"])
     out[O_SEASON + s] = 1.0
-    out[O_KIND + rec["season_kind"][s]] = 1.0
+    out[O_KIND + int(rec["season_kind"][s])] = 1.0
     out[O_RULES] = rec["seasonal_rules"]
     out[O_PILES] = rec["num_piles"] - 1
     out[O_SIZES] = rec["draw_n"] / 60.0
@@ -130,7 +133,8 @@ def encode(rec, viewer, omniscient, out):
     f = rec["fate_count"][s]
     out[O_FATES] = f / 12.0
     out[O_FATES + 1] = rec["aside_n"] / 12.0
-    out[O_FATES + 2] = (f - rec["aside_n"]) / 12.0
+    resolving = 1 if rec["fate_card"] >= 0 else 0  # drawn, not yet set aside
+    out[O_FATES + 2] = (f - rec["aside_n"] - resolving) / 12.0
     for r in range(n):
         q = (viewer + r) % n
         out[O_TOTALS + r] = rec["total"][q] / 200.0

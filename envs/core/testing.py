@@ -1,0 +1,431 @@
+"""The contract every fatezoo game must satisfy, as plain functions.
+
+A researcher who adds a game runs ``check_game("mygame", num_players=3)``; the test
+suite calls each check separately for every registered game and player count. Every
+check raises AssertionError (or the error under test) with a message naming the game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing as mp
+import os
+import pickle
+import random
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+
+from . import kernels as K
+from .registry import get_module, get_spec
+from .rng import seed_words
+from .spec import IllegalActionError
+
+
+def player_counts(game: str) -> list[int]:
+    """Every supported player count of ``game``."""
+    spec = get_spec(game)
+    return list(range(spec.min_players, spec.max_players + 1))
+
+
+# ---------------------------------------------------------------- PettingZoo / gymnasium
+
+
+def check_pettingzoo(game: str, num_players: int = 2, num_cycles: int = 1000) -> None:
+    """PettingZoo's api_test, seed_test and render_test, with warnings as errors.
+
+    Two advisories are exempt: api_test suggests Box or Discrete observation spaces,
+    and NumPy-array observations, to every env outside PettingZoo's own list of Dict
+    envs; fatezoo's Dict of ``observation`` and ``action_mask`` is the layout
+    PettingZoo's classic games use (they are on that list).
+    """
+    from pettingzoo.test import api_test, render_test, seed_test
+
+    mod = get_module(game)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably")
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        api_test(mod.env(num_players=num_players), num_cycles=num_cycles)
+        seed_test(lambda: mod.env(num_players=num_players), num_cycles=num_cycles)
+        render_test(lambda render_mode=None: mod.env(num_players=num_players,
+                                                     render_mode=render_mode))
+
+
+def check_gym(game: str, num_players: int = 2) -> None:
+    """gymnasium's and (if installed) stable-baselines3's check_env on the gym wrapper."""
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    spec = get_spec(game)
+    env = gymnasium.make(spec.gym_id, num_players=num_players, opponent="random")
+    check_env(env.unwrapped, skip_render_check=True)
+    try:
+        from stable_baselines3.common.env_checker import check_env as sb3_check
+    except ImportError:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SB3 advises on Dict spaces; that is not a failure
+        sb3_check(gymnasium.make(spec.gym_id, num_players=num_players).unwrapped)
+
+
+def check_pickle(game: str, num_players: int = 2) -> None:
+    """The AEC env pickles before and after reset, and the copy continues identically."""
+    env = get_module(game).env(num_players=num_players)
+    pickle.loads(pickle.dumps(env))
+    env.reset(seed=3)
+    copy = pickle.loads(pickle.dumps(env))
+    for _ in range(20):
+        if not env.agents or env.terminations[env.agent_selection]:
+            break
+        a = env.legal_actions()[0]
+        env.step(a)
+        copy.step(a)
+        assert env.save_state() == copy.save_state(), f"{game}: unpickled env diverged"
+
+
+# ---------------------------------------------------------------- random-play fuzz
+
+
+def fuzz(game: str, num_players: int = 2, games: int = 2000, seed: int = 0,
+         sample_rows: int = 8, **options) -> dict:
+    """Play ``games`` random games on the batched core, checking invariants at every state.
+
+    Checked at every step: the player to act has a legal action; observations are finite,
+    float32 and inside [-1, 1]; masks are int8 0/1; step rewards sum to zero and add up
+    to the returns; the game ends within ``max_turns``; ``check_record`` (every card in
+    exactly one zone, fields in range) holds for ``sample_rows`` rows every step and for
+    every row at the end. Returns counts for the report.
+    """
+    spec = get_spec(game)
+    vec = get_module(game).vec(games, num_players=num_players, seed=seed, auto_reset=False,
+                               **options)
+    obs, mask, _ = vec.reset()
+    rng = np.stack([seed_words(seed + 1, j) for j in range(games)])
+    actions = np.empty(games, np.int64)
+    returns = np.zeros((games, num_players), np.float64)
+    done = np.zeros(games, bool)
+    max_turns = vec.fields["max_turns"]
+    steps = 0
+    while not done.all():
+        live = ~done
+        assert (mask[live].sum(1) > 0).all(), f"{game}: a running game has an empty mask"
+        assert mask.dtype == np.int8 and ((mask == 0) | (mask == 1)).all()
+        assert obs.dtype == np.float32 and np.isfinite(obs).all(), f"{game}: obs not finite"
+        assert (obs >= -1).all() and (obs <= 1).all(), f"{game}: obs outside [-1, 1]"
+        K.batch_random_actions(mask, rng, actions)
+        actions[done] = -1
+        obs, mask, _, rewards, term, trunc = vec.step(actions)
+        steps += int(live.sum())
+        assert np.allclose(rewards.sum(1), 0.0, atol=1e-5), f"{game}: rewards not zero-sum"
+        returns += rewards
+        assert np.allclose(returns, vec.states["returns"][:, :num_players], atol=1e-4), \
+            f"{game}: step rewards do not add up to the returns"
+        assert (vec.states["turn"] <= max_turns).all(), f"{game}: game ran past max_turns"
+        for i in range(min(sample_rows, games)):
+            spec.check_record(vec.states[i])
+        done |= term | trunc
+    for i in range(games):
+        spec.check_record(vec.states[i])
+    term_all = vec.states["terminated"].astype(bool)
+    if term_all.any():
+        wins = vec.states["returns"][term_all, :num_players]
+        assert np.allclose(wins.sum(1), 0.0, atol=1e-4)
+    return {"games": games, "steps": steps, "terminated": int(term_all.sum()),
+            "truncated": int(vec.states["truncated"].sum())}
+
+
+# ---------------------------------------------------------------- determinism
+
+
+def trajectory_digest(game: str, num_players: int, seeds, action_seed: int, steps: int,
+                      noise: bool = False, keep: int = 64) -> list[str]:
+    """Digest of each of the first ``keep`` games' trajectories over ``steps`` steps.
+
+    Game j is dealt from ``seeds[j]`` and plays uniform legal actions from its own
+    stream ``(action_seed, j)``, so its trajectory must not depend on the batch. The
+    digest covers observations, masks, players, rewards, end flags and final records.
+    """
+    seeds = list(seeds)
+    b = len(seeds)
+    k = min(b, keep)
+    vec = get_module(game).vec(b, num_players=num_players, auto_reset=True)
+    obs, mask, player = vec.reset(seed=seeds)
+    rng = np.stack([seed_words(action_seed, j) for j in range(b)])
+    actions = np.empty(b, np.int64)
+    frames = []
+    for _ in range(steps):
+        if noise:
+            random.random()
+            np.random.rand(3)
+        K.batch_random_actions(mask, rng, actions)
+        obs, mask, player, rewards, term, trunc = vec.step(actions)
+        frames.append((obs[:k].copy(), mask[:k].copy(), player[:k].copy(), rewards[:k].copy(),
+                       term[:k].copy(), trunc[:k].copy()))
+    out = []
+    for j in range(k):
+        d = hashlib.sha256()
+        for frame in frames:
+            for arr in frame:
+                d.update(arr[j].tobytes())
+        d.update(vec.states[j].tobytes())
+        out.append(d.hexdigest())
+    return out
+
+
+def _digest_job(args):
+    return trajectory_digest(*args)
+
+
+def check_determinism(game: str, num_players: int = 2, steps: int = 300,
+                      batch_sizes=(1, 7, 64, 1024)) -> None:
+    """Same seed and actions give bit-identical games in any batch size and process."""
+    seeds = list(range(1000, 1000 + max(batch_sizes)))
+    ref = trajectory_digest(game, num_players, seeds, 7, steps)
+    for b in batch_sizes[:-1]:
+        got = trajectory_digest(game, num_players, seeds[:b], 7, steps)
+        assert got == ref[:b], f"{game}: batch size {b} changed a trajectory"
+    noisy = trajectory_digest(game, num_players, seeds[:7], 7, steps, noise=True)
+    assert noisy == ref[:7], f"{game}: global random state leaked into the game"
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(2) as pool:
+        outs = pool.map(_digest_job, [(game, num_players, seeds[:7], 7, steps)] * 2)
+    assert outs[0] == outs[1] == ref[:7], f"{game}: a spawned process dealt another game"
+
+
+def check_nojit(game: str, num_players: int = 2, steps: int = 60, **options) -> None:
+    """``NUMBA_DISABLE_JIT=1`` plays exactly the same game as the compiled kernels."""
+    code = ("import json,sys; from fatezoo.envs.core.testing import trajectory_digest; "
+            f"print(json.dumps(trajectory_digest({game!r}, {num_players}, [11, 12], 5, {steps})))")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=900)
+    assert out.returncode == 0, f"{game}: NUMBA_DISABLE_JIT run failed:\n{out.stderr[-3000:]}"
+    import json
+
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got == trajectory_digest(game, num_players, [11, 12], 5, steps), \
+        f"{game}: interpreted kernels diverge from compiled ones"
+
+
+# ---------------------------------------------------------------- clone / save / load
+
+
+def _play(env, actions):
+    """Step ``actions`` (None where the selected agent is done); return the save states."""
+    saves = []
+    for a in actions:
+        env.step(a)
+        saves.append(env.save_state())
+    return saves
+
+
+def _random_actions(env, rng, steps):
+    """Play up to ``steps`` uniform legal actions; return them."""
+    out = []
+    for _ in range(steps):
+        agent = env.agent_selection
+        if not env.agents:
+            break
+        if env.terminations[agent] or env.truncations[agent]:
+            a = None
+        else:
+            a = int(rng.choice(env.legal_actions()))
+        env.step(a)
+        out.append(a)
+    return out
+
+
+def check_save_load(game: str, num_players: int = 2, seed: int = 5) -> None:
+    """Restore-then-replay is bit-identical, chance included; clones are independent."""
+    mod = get_module(game)
+    env = mod.env(num_players=num_players)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    _random_actions(env, rng, 40)
+    saved = env.save_state()
+    future = _random_actions(env, rng, 400)
+    end_state = env.save_state()
+    other = mod.env(num_players=num_players)
+    other.reset(seed=seed + 999)
+    other.load_state(saved)
+    assert other.save_state() == saved
+    _play(other, future)
+    assert other.save_state() == end_state, f"{game}: restored game diverged"
+    vec = mod.vec(8, num_players=num_players, seed=seed)
+    vec.reset()
+    clone = vec.clone()
+    before = vec.save_states()
+    acts = np.empty(8, np.int64)
+    K.batch_random_actions(clone.mask, np.stack([seed_words(1, j) for j in range(8)]), acts)
+    clone.step(acts)
+    assert vec.save_states() == before, f"{game}: stepping a clone changed the original"
+    restored = mod.vec(8, num_players=num_players)
+    restored.load_states(before)
+    restored.step(acts)
+    assert restored.save_states() == clone.save_states(), f"{game}: load_states diverged"
+    try:
+        env.load_state(saved[:-3])
+    except ValueError:
+        pass
+    else:
+        raise AssertionError(f"{game}: a truncated saved state was accepted")
+    corrupt = bytearray(saved)
+    corrupt[0] ^= 0x7F  # the format byte
+    try:
+        env.load_state(bytes(corrupt))
+    except ValueError:
+        pass
+    else:
+        raise AssertionError(f"{game}: a corrupt saved state was accepted")
+
+
+# ---------------------------------------------------------------- hidden information
+
+
+def check_hidden_info(game: str, num_players: int = 2, positions: int = 12,
+                      resamples: int = 10, seed: int = 0) -> None:
+    """Observations, masks and views leak nothing ``determinize`` can change."""
+    spec = get_spec(game)
+    mod = get_module(game)
+    rng = np.random.default_rng(seed)
+    obs = np.zeros(spec.obs_size, np.float32)
+    obs2 = np.zeros(spec.obs_size, np.float32)
+    mask = np.zeros(spec.num_actions, np.int8)
+    mask2 = np.zeros(spec.num_actions, np.int8)
+    checked = sensitive = 0
+    for k in range(positions):
+        env = mod.env(num_players=num_players)
+        env.reset(seed=seed + k)
+        _random_actions(env, rng, int(rng.integers(0, 250)))
+        if not env.agents:
+            continue
+        base = env.states.copy()
+        for p in range(num_players):
+            K.encode_one(base, 0, p, obs)
+            K.mask_one(base, 0, mask)
+            if base[0]["current_player"] != p:
+                mask[:] = 0
+            view = spec.render_ansi(base[0], p)
+            for _ in range(resamples):
+                world = base.copy()
+                spec.determinize(world[0], p, rng)
+                spec.check_record(world[0])
+                K.encode_one(world, 0, p, obs2)
+                K.mask_one(world, 0, mask2)
+                if world[0]["current_player"] != p:
+                    mask2[:] = 0
+                assert obs.tobytes() == obs2.tobytes(), \
+                    f"{game}: player {p}'s observation changed under determinize"
+                assert mask.tobytes() == mask2.tobytes(), f"{game}: mask changed"
+                assert view == spec.render_ansi(world[0], p), f"{game}: ansi view changed"
+                checked += 1
+            # resampling what another player cannot see changes cards ``p`` knows, and
+            # so ``p``'s observation: the observation really reflects the own cards
+            for _ in range(resamples):
+                world = base.copy()
+                spec.determinize(world[0], (p + 1) % num_players, rng)
+                K.encode_one(world, 0, p, obs2)
+                sensitive += obs.tobytes() != obs2.tobytes()
+    assert checked > 0
+    assert sensitive > 0, f"{game}: no observation ever changed when known cards changed"
+
+
+# ---------------------------------------------------------------- bad input
+
+
+def _raises(fn, exc, what):
+    try:
+        fn()
+    except exc:
+        return
+    raise AssertionError(f"{what} did not raise {exc.__name__}")
+
+
+def check_bad_input(game: str, num_players: int = 2) -> None:
+    """Every kind of bad action raises a clear error and leaves the state unchanged."""
+    spec = get_spec(game)
+    mod = get_module(game)
+    env = mod.env(num_players=num_players)
+    _raises(lambda: env.step(0), RuntimeError, "step before reset")
+    env.reset(seed=1)
+    legal = env.legal_actions()
+    illegal = [a for a in range(spec.num_actions) if a not in legal]
+    before = env.save_state()
+    bad = [-1, spec.num_actions, 2**31, 1.0, "0", True, float("nan"), np.array([0, 1]),
+           np.float32(legal[0]), None]
+    if illegal:
+        bad.append(illegal[0])
+    for a in bad:
+        _raises(lambda a=a: env.step(a), ValueError, f"{game}: action {a!r}")
+        assert env.save_state() == before, f"{game}: bad action {a!r} changed the state"
+    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64):
+        probe = mod.env(num_players=num_players)
+        probe.load_state(before)
+        probe.reset(seed=1)
+        probe.step(t(legal[0]))
+    lose = mod.env(num_players=num_players, illegal="lose")
+    lose.reset(seed=1)
+    agent = lose.agent_selection
+    lose.step(illegal[0] if illegal else -1)
+    assert lose.terminations[agent] and lose._cumulative_rewards[agent] == -1.0
+    # a finished game: non-None actions for dead agents raise, then stepping past the end
+    env.reset(seed=2)
+    rng = np.random.default_rng(0)
+    while env.agents and not env.terminations[env.agent_selection] \
+            and not env.truncations[env.agent_selection]:
+        env.step(int(rng.choice(env.legal_actions())))
+    _raises(lambda: env.step(0), ValueError, f"{game}: action for a finished agent")
+    while env.agents:
+        env.step(None)
+    _raises(lambda: env.step(None), RuntimeError, f"{game}: step after the end")
+    # the vector env validates before numba
+    vec = mod.vec(4, num_players=num_players, seed=0)
+    _raises(lambda: vec.step(np.zeros(4, np.int64)), RuntimeError, "vec step before reset")
+    _, m, _ = vec.reset()
+    saved = vec.save_states()
+    good = m.argmax(1)
+    for acts in (good[:3], good.astype(np.float64), np.full(4, -1), np.full(4, spec.num_actions),
+                 good.astype(bool), np.where(m == 0, np.arange(spec.num_actions), -1).max(1)):
+        _raises(lambda acts=acts: vec.step(acts), (ValueError, IllegalActionError),
+                f"{game}: vec actions {acts!r}")
+        assert vec.save_states() == saved, f"{game}: bad vec actions changed the states"
+    vec.step(good.astype(np.int16))
+    _raises(lambda: mod.env(num_players=spec.max_players + 1), ValueError, "too many players")
+    _raises(lambda: mod.env(reward="dense"), ValueError, "bad reward option")
+    _raises(lambda: mod.env(max_turns=0), ValueError, "bad max_turns")
+    _raises(lambda: mod.env(no_such_option=1), TypeError, "unknown option")
+
+
+def check_vector_subprocess(game: str, context: str) -> None:
+    """The gym wrapper runs in gymnasium's AsyncVectorEnv under ``spawn``/``forkserver``."""
+    import gymnasium
+
+    spec = get_spec(game)
+    envs = gymnasium.vector.AsyncVectorEnv(
+        [lambda: gymnasium.make(spec.gym_id, opponent="random") for _ in range(2)],
+        context=context)
+    try:
+        obs, _ = envs.reset(seed=0)
+        for _ in range(5):
+            masks = obs["action_mask"]
+            acts = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+            obs, rew, term, trunc, info = envs.step(acts)
+            assert all(math.isfinite(r) for r in rew)
+    finally:
+        envs.close()
+
+
+def check_game(game: str, num_players: int = 2, fuzz_games: int = 200) -> None:
+    """Run the whole contract on one game and player count (what tests/ runs per game)."""
+    check_pettingzoo(game, num_players, num_cycles=200)
+    check_gym(game, num_players)
+    check_pickle(game, num_players)
+    fuzz(game, num_players, games=fuzz_games)
+    check_determinism(game, num_players, steps=100, batch_sizes=(1, 7, 64))
+    check_save_load(game, num_players)
+    check_hidden_info(game, num_players, positions=4, resamples=5)
+    check_bad_input(game, num_players)
