@@ -127,17 +127,19 @@ class FatezooAEC(AECEnv):
 
     def _sync(self):
         """Copy rewards, end flags and the next agent from the record into the dicts."""
-        rec = self._game.record
-        rewards = rec["rewards"]
-        for i, a in enumerate(self.agents):
-            self.rewards[a] = float(rewards[i])
-        if rec["terminated"] or rec["truncated"]:
-            term, trunc = bool(rec["terminated"]), bool(rec["truncated"])
+        g = self._game
+        rewards = g._rewards.tolist()
+        cumulative = self._cumulative_rewards
+        for i, a in enumerate(self.possible_agents):
+            r = rewards[i]
+            self.rewards[a] = r
+            cumulative[a] += r
+        if g._term[0] or g._trunc[0]:
+            term, trunc = bool(g._term[0]), bool(g._trunc[0])
             for a in self.agents:
                 self.terminations[a] = term
                 self.truncations[a] = trunc
-        self.agent_selection = self.possible_agents[int(rec["current_player"])]
-        self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[g._cur[0]]
 
     def _lose(self, agent):
         """TerminateIllegalWrapper semantics: the offender loses, the game ends."""

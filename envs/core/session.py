@@ -46,6 +46,11 @@ class Session:
         self.fields = dict(fields)
         self.num_players = fields["num_players"]
         self.states = spec.new_states(1, fields)
+        # ndarray views of hot header fields: much cheaper to read than record fields
+        self._cur = self.states["current_player"]
+        self._term = self.states["terminated"]
+        self._trunc = self.states["truncated"]
+        self._rewards = self.states["rewards"][0]
         self.mask = np.zeros(spec.num_actions, np.int8)
         self.zero_mask = np.zeros(spec.num_actions, np.int8)
         self.obs = np.zeros(spec.obs_size, np.float32)
@@ -81,17 +86,16 @@ class Session:
     @property
     def done(self) -> bool:
         """Whether the game has ended (terminated or truncated)."""
-        r = self.states[0]
-        return bool(r["terminated"] or r["truncated"])
+        return bool(self._term[0] or self._trunc[0])
 
     @property
     def current_player(self) -> int:
         """Seat whose decision it is."""
-        return int(self.states[0]["current_player"])
+        return int(self._cur[0])
 
     def legal_mask(self, player: int) -> np.ndarray:
         """The live mask for ``player`` (zeros if it is not their decision)."""
-        if self.done or player != self.current_player:
+        if self._term[0] or self._trunc[0] or player != self._cur[0]:
             return self.zero_mask
         return self.mask
 
@@ -99,7 +103,7 @@ class Session:
         """Validate ``action`` for the current player; raise before anything changes."""
         if not self.started:
             raise RuntimeError(f"{self.spec.name}: call reset() before step()")
-        if self.done:
+        if self._term[0] or self._trunc[0]:
             raise RuntimeError(f"{self.spec.name}: the game is over; call reset()")
         return as_action(self.spec, action, self.mask, who)
 
@@ -115,7 +119,7 @@ class Session:
 
     def rewards(self) -> np.ndarray:
         """Rewards of the last step, one per seat."""
-        return self.states[0]["rewards"][: self.num_players]
+        return self._rewards[: self.num_players]
 
     def save(self) -> bytes:
         """The record as bytes."""

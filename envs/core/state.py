@@ -32,13 +32,17 @@ REWARD_SCORE = 1
 REWARD_MODES = {"win": REWARD_WIN, "score": REWARD_SCORE}
 
 
+KERNEL_SOURCES = ("kernels.py", "rng.py", "state.py")  # the core files holding numba code
+
+
 def code_fingerprint(game_dir) -> str:
-    """Hash of the Python sources of the core and of the game folder ``game_dir``."""
+    """Hash of the core's kernel sources and of every Python file in ``game_dir``."""
     digest = hashlib.sha1()
-    for folder in (Path(__file__).resolve().parent, Path(game_dir).resolve()):
-        for path in sorted(folder.glob("*.py")):
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
+    core = Path(__file__).resolve().parent
+    paths = [core / name for name in KERNEL_SOURCES] + sorted(Path(game_dir).glob("*.py"))
+    for path in paths:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 

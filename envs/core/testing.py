@@ -56,7 +56,7 @@ def check_pettingzoo(game: str, num_players: int = 2, num_cycles: int = 1000) ->
 
 
 def check_gym(game: str, num_players: int = 2) -> None:
-    """gymnasium's and (if installed) stable-baselines3's check_env on the gym wrapper."""
+    """Gymnasium's and (if installed) stable-baselines3's check_env on the gym wrapper."""
     import gymnasium
     from gymnasium.utils.env_checker import check_env
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rng import check_seed, seed_words
 from . import kernels as K
+from .rng import check_seed, seed_words
 from .session import load_records
 from .spec import GameSpec, IllegalActionError
 from .state import MAX_PLAYERS

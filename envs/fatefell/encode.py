@@ -18,7 +18,7 @@ CARD = 4  # present, value / 12, moon, skeleton
 IDENT = 24
 
 OBS_FIELDS = [
-    ("seat_slots", 4 * 4 * 6, "per seat and slot: exists, known, completed, value/12, moon, skeleton"),
+    ("seat_slots", 4 * 4 * 6, "per seat, slot: exists, known, completed, value/12, moon, skeleton"),
     ("own_identity", 4 * IDENT, "one-hot identity of each of your known cards"),
     ("own_pairs", 6, "1 if a pair of your slots is a known, undeclared Match"),
     ("hand", CARD + IDENT, "the drawn card, if you may see it: card + one-hot identity"),
@@ -44,15 +44,31 @@ OBS_FIELDS = [
     ("progress", 2, "turn / max_turns, seasons left / 4"),
 ]
 OBS_LAYOUT, OBS_SIZE, OBS_DOCS = build_layout(OBS_FIELDS)
-_O = {name: sl.start for name, sl in OBS_LAYOUT.items()}
-O_SEAT, O_IDENT, O_PAIRS, O_HAND = _O["seat_slots"], _O["own_identity"], _O["own_pairs"], _O["hand"]
-O_HAND_SRC, O_PENDING, O_DISCARD = _O["hand_from_discard"], _O["pending"], _O["discard"]
-O_SEEN, O_PHASE, O_EFFECT, O_COIN = _O["discard_seen"], _O["phase"], _O["effect"], _O["coin"]
-O_FIRST, O_TURN, O_SEASON, O_KIND = _O["first_slot"], _O["turn_seat"], _O["season"], _O["season_kind"]
-O_RULES, O_PILES, O_SIZES, O_FATES = (_O["seasonal_rules"], _O["two_piles"], _O["pile_sizes"],
-                                      _O["fates"])
-O_TOTALS, O_MATCHES, O_FINAL, O_NP, O_PROG = (_O["totals"], _O["matches"], _O["final_round"],
-                                              _O["num_players"], _O["progress"])
+# start offsets of each field, as plain ints for the kernel
+O_SEAT = OBS_LAYOUT["seat_slots"].start
+O_IDENT = OBS_LAYOUT["own_identity"].start
+O_PAIRS = OBS_LAYOUT["own_pairs"].start
+O_HAND = OBS_LAYOUT["hand"].start
+O_HAND_SRC = OBS_LAYOUT["hand_from_discard"].start
+O_PENDING = OBS_LAYOUT["pending"].start
+O_DISCARD = OBS_LAYOUT["discard"].start
+O_SEEN = OBS_LAYOUT["discard_seen"].start
+O_PHASE = OBS_LAYOUT["phase"].start
+O_EFFECT = OBS_LAYOUT["effect"].start
+O_COIN = OBS_LAYOUT["coin"].start
+O_FIRST = OBS_LAYOUT["first_slot"].start
+O_TURN = OBS_LAYOUT["turn_seat"].start
+O_SEASON = OBS_LAYOUT["season"].start
+O_KIND = OBS_LAYOUT["season_kind"].start
+O_RULES = OBS_LAYOUT["seasonal_rules"].start
+O_PILES = OBS_LAYOUT["two_piles"].start
+O_SIZES = OBS_LAYOUT["pile_sizes"].start
+O_FATES = OBS_LAYOUT["fates"].start
+O_TOTALS = OBS_LAYOUT["totals"].start
+O_MATCHES = OBS_LAYOUT["matches"].start
+O_FINAL = OBS_LAYOUT["final_round"].start
+O_NP = OBS_LAYOUT["num_players"].start
+O_PROG = OBS_LAYOUT["progress"].start
 STATE_EXTRA = 64  # state_tensor: the draw pile, bottom to top, card id + 1 / 60
 STATE_SIZE = OBS_SIZE + STATE_EXTRA
 assert NUM_ACTIONS == 33 and MAX_P == 4 and NUM_FATE == 12

@@ -30,7 +30,7 @@ known until the card moves where you cannot follow it.
 .. obs-table
 | Index | Name | Meaning | Values |
 |---|---|---|---|
-| 0-95 | seat_slots | per seat and slot: exists, known, completed, value/12, moon, skeleton | [0, 1] |
+| 0-95 | seat_slots | per seat, slot: exists, known, completed, value/12, moon, skeleton | [0, 1] |
 | 96-191 | own_identity | one-hot identity of each of your known cards | [0, 1] |
 | 192-197 | own_pairs | 1 if a pair of your slots is a known, undeclared Match | [0, 1] |
 | 198-225 | hand | the drawn card, if you may see it: card + one-hot identity | [0, 1] |

@@ -33,7 +33,8 @@ def _status(rec) -> list[str]:
              f"player_{int(rec['turn_player'])}'s turn"]
     if rec["fate_card"] >= 0:
         i = int(rec["fate_card"]) - NUM_ARCANA
-        side, text = (("Sun", FATE_SUN_TEXT[i]) if rec["coin"] == 0 else ("Moon", FATE_MOON_TEXT[i]))
+        sun = rec["coin"] == 0
+        side, text = ("Sun", FATE_SUN_TEXT[i]) if sun else ("Moon", FATE_MOON_TEXT[i])
         lines.append(f"Fate: {FATE_NAMES[i]} landed {side}: {text}")
     if rec["ender"] >= 0:
         lines.append(f"player_{int(rec['ender'])} completed both Matches: "
