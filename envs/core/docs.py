@@ -1,13 +1,29 @@
 """Doc-page tables generated from a game's ``OBS_LAYOUT`` and action names.
 
-A game's ``env.py`` docstring holds these tables between ``.. obs-table`` /
-``.. action-table`` markers and ``.. end``; ``scripts/gen_docs.py`` rewrites them and a
+A game's ``env.py`` docstring holds these tables between ``.. meta-table``,
+``.. obs-table`` or ``.. action-table`` markers and ``.. end``; ``scripts/gen_docs.py`` rewrites them and a
 test fails when they drift from the code.
 """
 
 from __future__ import annotations
 
 import re
+
+
+def meta_table(spec) -> str:
+    """Markdown table of the env's import, spaces and agents."""
+    rows = [
+        "| | |", "|---|---|",
+        f"| Import | `from fatezoo.envs import {spec.name}_v0` |",
+        f"| Actions | Discrete({spec.num_actions}) |",
+        "| Parallel API | No |",
+        f"| Agents | `player_0` .. `player_{{n-1}}`, n in {spec.min_players}-{spec.max_players} |",
+        f"| Observation | Dict: `observation` Box(-1, 1, ({spec.obs_size},), float32), "
+        f"`action_mask` Box(0, 1, ({spec.num_actions},), int8) |",
+        f"| State | Box(-1, 1, ({spec.state_size},), float32) |",
+        f"| Rules | `envs/{spec.name}/RULES.md` |",
+    ]
+    return "\n".join(rows)
 
 
 def obs_table(spec) -> str:
@@ -28,7 +44,9 @@ def action_table(spec) -> str:
 
 def fill(doc: str, spec) -> str:
     """Return ``doc`` with its generated tables rewritten from ``spec``."""
-    for marker, table in (("obs-table", obs_table(spec)), ("action-table", action_table(spec))):
+    tables = (("meta-table", meta_table(spec)), ("obs-table", obs_table(spec)),
+              ("action-table", action_table(spec)))
+    for marker, table in tables:
         pattern = re.compile(rf"(\.\. {marker}\n)(.*?)(\.\. end)", re.S)
         if not pattern.search(doc):
             raise ValueError(f"{spec.name}: doc page has no '.. {marker}' ... '.. end' block")

@@ -1,14 +1,16 @@
 """Fatefell: tarot Golf over four Seasons (2-4 players).
 
+.. meta-table
 | | |
 |---|---|
 | Import | `from fatezoo.envs import fatefell_v0` |
 | Actions | Discrete(33) |
 | Parallel API | No |
 | Agents | `player_0` .. `player_{n-1}`, n in 2-4 |
-| Observation | Dict: `observation` Box(-1, 1, (487,), float32), `action_mask` Box(0, 1, (33,), int8) |
-| State | Box(-1, 1, (551,), float32) |
+| Observation | Dict: `observation` Box(-1, 1, (488,), float32), `action_mask` Box(0, 1, (33,), int8) |
+| State | Box(-1, 1, (552,), float32) |
 | Rules | `envs/fatefell/RULES.md` |
+.. end
 
 ## Description
 
