@@ -65,3 +65,13 @@ def test_bad_input(game):
 @pytest.mark.parametrize("context", ["spawn", "forkserver"])
 def test_subprocess_vector_env(context):
     T.check_vector_subprocess("fatefell", context)
+
+
+@pytest.mark.parametrize("game", fatezoo.GAMES)
+def test_truncation(game):
+    report = T.fuzz(game, 2, games=200, seed=3, max_turns=10)
+    assert report["truncated"] == 200 and report["terminated"] == 0
+
+
+def test_check_game_battery_runs():
+    T.check_game("fatefell", num_players=3, fuzz_games=50)

@@ -53,7 +53,8 @@ def render_ansi(rec, seat=None) -> str:
                      f"{_slot_label(rec, seat, p, 1)}  hidden")
         lines.append(f"{' ' * 26}{_slot_label(rec, seat, p, 2)}{_slot_label(rec, seat, p, 3)}"
                      f"  revealed")
-    fates_left = int(rec["fate_count"][rec["season"]]) - int(rec["aside_n"])
+    resolving = 1 if rec["fate_card"] >= 0 else 0
+    fates_left = int(rec["fate_count"][rec["season"]]) - int(rec["aside_n"]) - resolving
     lines.append(f"draw pile: {int(rec['draw_n'])} cards ({fates_left} Fate)")
     for k in range(int(rec["num_piles"])):
         m = int(rec["discard_n"][k])
