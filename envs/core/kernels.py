@@ -243,6 +243,23 @@ def batch_random_actions(masks, rng, out):
                 k -= 1
 
 
+@njit(cache=True)
+def first_bad_action(actions, masks, terminated, truncated, auto_reset):
+    """Index of the first row whose action is not legal now, or -1 if every row is fine.
+
+    Without auto-reset an ended row must get -1; every other row a legal action id.
+    """
+    num_actions = masks.shape[1]
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if not auto_reset and (terminated[i] or truncated[i]):
+            if a != -1:
+                return i
+        elif a < 0 or a >= num_actions or masks[i, a] == 0:
+            return i
+    return -1
+
+
 def empty_buffers(batch: int, num_actions: int, obs_size: int, max_players: int):
     """Return zeroed (mask, obs, rewards, terminated, truncated) buffers for a batch."""
     return (

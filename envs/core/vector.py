@@ -50,7 +50,6 @@ class VecEnv:
         self._term = np.zeros(b, np.int8)
         self._trunc = np.zeros(b, np.int8)
         self._actions = np.zeros(b, np.int64)
-        self._rows = np.arange(b)
         self._seed = seed
         self.started = False
 
@@ -84,7 +83,7 @@ class VecEnv:
         return self.states["current_player"].astype(np.int64)
 
     def check_actions(self, actions) -> np.ndarray:
-        """Validate one action per game (shape, dtype, range, legality) before numba."""
+        """Validate one action per game (shape, dtype, range, legality) before any game kernel."""
         name = self.spec.name
         if not self.started:
             raise RuntimeError(f"{name}: call reset() before step()")
@@ -93,33 +92,21 @@ class VecEnv:
             raise ValueError(f"{name}: actions must have shape ({self.num_envs},), got {a.shape}")
         if a.dtype.kind not in "iu":
             raise IllegalActionError(f"{name}: actions must be integers, got dtype {a.dtype}")
-        ended = (self._term | self._trunc).astype(bool) if not self.auto_reset else None
-        if ended is not None and ended.any():
-            bad = np.flatnonzero(ended & (a != -1))
-            if bad.size:
-                i = int(bad[0])
-                raise IllegalActionError(f"{name}: env {i} has ended; pass -1 for it or call "
-                                         f"reset(), got action {a[i]}")
-            live = ~ended
-        else:
-            live = None
-        lo, hi = (a < 0), (a >= self.num_actions)
-        bad_range = lo | hi if live is None else (lo | hi) & live
-        if bad_range.any():
-            i = int(np.flatnonzero(bad_range)[0])
-            raise IllegalActionError(f"{name}: env {i} got action {a[i]}, expected an int in "
-                                     f"[0, {self.num_actions})")
+        i = K.first_bad_action(a, self.mask, self._term, self._trunc, self.auto_reset)
+        if i >= 0:
+            raise IllegalActionError(self._explain(i, a[i]))
         np.copyto(self._actions, a, casting="unsafe")
-        safe = np.where(self._actions < 0, 0, self._actions)
-        ok = self.mask[self._rows, safe] == 1
-        if live is not None:
-            ok |= ~live
-        if not ok.all():
-            i = int(np.flatnonzero(~ok)[0])
-            raise IllegalActionError(
-                f"{name}: env {i} got illegal action {a[i]} ({self.spec.action_names[a[i]]}); "
-                f"legal actions are {np.flatnonzero(self.mask[i]).tolist()}")
         return self._actions
+
+    def _explain(self, i: int, a) -> str:
+        """The error message for env ``i``'s bad action ``a``."""
+        name = self.spec.name
+        if not self.auto_reset and (self._term[i] or self._trunc[i]):
+            return f"{name}: env {i} has ended; pass -1 for it or call reset(), got action {a}"
+        if not 0 <= a < self.num_actions:
+            return f"{name}: env {i} got action {a}, expected an int in [0, {self.num_actions})"
+        return (f"{name}: env {i} got illegal action {a} ({self.spec.action_names[a]}); "
+                f"legal actions are {np.flatnonzero(self.mask[i]).tolist()}")
 
     def step(self, actions):
         """Apply one action per game.
@@ -132,7 +119,7 @@ class VecEnv:
         K.batch_step(self.states, acts, self.mask, self.obs, self._rewards,
                                      self._term, self._trunc, self.auto_reset)
         return (self.obs, self.mask, self.current_player, self._rewards[:, : self.num_players],
-                self._term.astype(bool), self._trunc.astype(bool))
+                self._term.view(bool), self._trunc.view(bool))
 
     def observe(self, players) -> np.ndarray:
         """Observations of every game for ``players`` (B,) seats (a new array)."""
