@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fatezoo.envs.core.kernels import batch_random_actions
+from fatezoo.envs.core.kernels import SERIAL_BELOW, batch_random_actions, serial_random_actions
 from fatezoo.envs.core.registry import get_spec
 from fatezoo.envs.core.rng import seed_words
 
@@ -51,7 +51,8 @@ class RandomAgent(Agent):
         """Uniform legal actions."""
         masks = np.ascontiguousarray(masks, np.int8)
         out = np.empty(len(masks), np.int64)
-        batch_random_actions(masks, self._rng(len(masks)), out)
+        kernel = serial_random_actions if len(masks) < SERIAL_BELOW else batch_random_actions
+        kernel(masks, self._rng(len(masks)), out)
         return out
 
 

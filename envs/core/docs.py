@@ -1,8 +1,8 @@
 """Doc-page tables generated from a game's ``OBS_LAYOUT`` and action names.
 
 A game's ``env.py`` docstring holds these tables between ``.. meta-table``,
-``.. obs-table`` or ``.. action-table`` markers and ``.. end``; ``scripts/gen_docs.py`` rewrites them and a
-test fails when they drift from the code.
+``.. obs-table`` or ``.. action-table`` markers and ``.. end``;
+``scripts/gen_docs.py`` rewrites them and a test fails when they drift from the code.
 """
 
 from __future__ import annotations

@@ -224,23 +224,38 @@ def split_rewards(rec, scores, lower_is_better):
     rec["terminated"] = 1
 
 
+@njit(cache=True)
+def random_legal(mask, rng):
+    """A uniform legal action of ``mask`` (-1 if none); mutates ``rng``."""
+    count = 0
+    for a in range(mask.shape[0]):
+        count += mask[a]
+    if count == 0:
+        return -1
+    k = randint(rng, count)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
 @njit(cache=True, parallel=True)
 def batch_random_actions(masks, rng, out):
     """Write a uniform legal action per row into ``out`` (-1 where none); mutates ``rng``."""
     for i in prange(masks.shape[0]):
-        count = 0
-        for a in range(masks.shape[1]):
-            count += masks[i, a]
-        if count == 0:
-            out[i] = -1
-            continue
-        k = randint(rng[i], count)
-        for a in range(masks.shape[1]):
-            if masks[i, a]:
-                if k == 0:
-                    out[i] = a
-                    break
-                k -= 1
+        out[i] = random_legal(masks[i], rng[i])
+
+
+@njit(cache=True)
+def serial_random_actions(masks, rng, out):
+    """:func:`batch_random_actions` without threads (cheaper for a few rows)."""
+    for i in range(masks.shape[0]):
+        out[i] = random_legal(masks[i], rng[i])
+
+
+SERIAL_BELOW = 64  # batches smaller than this skip the thread pool (~20 us to wake)
 
 
 @njit(cache=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from fatezoo.envs.core.rng import randint
+from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
 
 from .encode import O_DISCARD, O_EFFECT, O_HAND, O_IDENT, O_PAIRS, O_PHASE, O_SEAT
 from .rules import (
@@ -90,15 +90,6 @@ def best_slot_for(obs, mask, v, ident):
 
 
 @njit(cache=True)
-def first_legal(mask):
-    """Lowest legal action."""
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            return a
-    return -1
-
-
-@njit(cache=True)
 def act_one(obs, mask, rng):
     """One heuristic decision from an observation and mask."""
     phase = argmax_block(obs, O_PHASE, 10)
@@ -159,17 +150,7 @@ def act_one(obs, mask, rng):
                     if v < bv:
                         best, bv = a, v
             return best
-    # anything else: a uniform legal action
-    count = 0
-    for a in range(mask.shape[0]):
-        count += mask[a]
-    k = randint(rng, count)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return first_legal(mask)
+    return random_legal(mask, rng)
 
 
 @njit(cache=True, parallel=True)
@@ -179,8 +160,15 @@ def act_batch(obs, masks, rng, out):
         out[i] = act_one(obs[i], masks[i], rng[i])
 
 
+@njit(cache=True)
+def act_serial(obs, masks, rng, out):
+    """:func:`act_batch` without threads (cheaper for a few rows)."""
+    for i in range(obs.shape[0]):
+        out[i] = act_one(obs[i], masks[i], rng[i])
+
+
 def heuristic_actions(obs: np.ndarray, masks: np.ndarray, rng: np.ndarray) -> np.ndarray:
     """Heuristic actions for (B, D) observations and (B, A) masks (rng: (B, 4) int64)."""
     out = np.empty(obs.shape[0], np.int64)
-    act_batch(obs, masks, rng, out)
+    (act_serial if len(obs) < SERIAL_BELOW else act_batch)(obs, masks, rng, out)
     return out

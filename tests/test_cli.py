@@ -1,0 +1,229 @@
+"""Smoke tests of the ``fatezoo`` command line, run as subprocesses with tiny budgets.
+
+Speed is never asserted here: the benchmark is only checked for its shape.
+"""
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import fatezoo
+from fatezoo.agents import make_agent
+from fatezoo.training.arena import make_lineups, run_arena, wilson_interval
+from fatezoo.training.play import parse_choice, play
+from fatezoo.training.progress import Progress
+from fatezoo.training.replay import ReplayError, replay_record
+
+CLI = [sys.executable, "-m", "fatezoo.training.cli"]
+GAME = "fatefell"
+
+
+def run_cli(*args, stdin=None, timeout=600):
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    return subprocess.run(CLI + [str(a) for a in args], input=stdin, capture_output=True,
+                          text=True, timeout=timeout, env=env)
+
+
+def played_game(tmp_path, seed=5, **options):
+    """Play a seeded game (heuristic vs random) on the AEC env; save its record."""
+    env = fatezoo.make(GAME, render_mode="ansi", **options)
+    env.reset(seed=seed)
+    agents = {"player_0": make_agent("heuristic", GAME, seed=1),
+              "player_1": make_agent("random", GAME, seed=2)}
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc
+                 else agents[agent].act(obs["observation"], obs["action_mask"]))
+    path = tmp_path / "game.json"
+    env.unwrapped.save_game(path)
+    return env, path
+
+
+def test_list():
+    out = run_cli("list")
+    assert out.returncode == 0, out.stderr
+    spec = fatezoo.envs.get_spec(GAME)
+    line = next(ln for ln in out.stdout.splitlines() if ln.startswith(GAME))
+    assert "2-4" in line and str(spec.num_actions) in line and str(spec.obs_size) in line
+    rows = json.loads(run_cli("list", "--json").stdout)
+    assert {r["game"] for r in rows} == set(fatezoo.GAMES)
+
+
+def test_arena_json_counts_add_up():
+    out = run_cli("arena", GAME, "--agents", "random,heuristic", "--games", 20, "--json",
+                  "--batch", 8)
+    assert out.returncode == 0, out.stderr
+    res = json.loads(out.stdout)
+    assert res["agents"] == ["random", "heuristic"]
+    for key in ("matrix", "counts", "ci", "ratings", "wins", "ties", "losses"):
+        assert key in res
+    assert set(res["matrix"]) == {"random", "heuristic"}
+    assert set(res["matrix"]["random"]) == {"heuristic"}
+    # 2 players: each game is one pairing of the two agents, seen from both sides
+    assert res["counts"]["random"]["heuristic"] == res["counts"]["heuristic"]["random"] == 20
+    for a, b in (("random", "heuristic"), ("heuristic", "random")):
+        assert res["wins"][a][b] + res["ties"][a][b] + res["losses"][a][b] == 20
+        assert res["wins"][a][b] == res["losses"][b][a]
+        lo, hi = res["ci"][a][b]
+        assert 0.0 <= lo <= res["matrix"][a][b] <= hi <= 1.0
+    assert res["matrix"]["random"]["heuristic"] + res["matrix"]["heuristic"]["random"] == \
+        pytest.approx(1.0)
+    # seats rotated: every agent held every seat equally often
+    assert res["per_agent"]["random"]["seat_games"] == [10, 10]
+    assert res["per_agent"]["heuristic"]["seat_games"] == [10, 10]
+    for r in res["ratings"].values():
+        assert set(r) >= {"mu", "sigma", "ordinal"}
+
+
+def test_arena_text_and_bad_agent():
+    out = run_cli("arena", GAME, "--agents", "random,heuristic", "--games", 4, "--seasons", 1)
+    assert out.returncode == 0, out.stderr
+    assert "win rate of row vs column" in out.stdout and "ratings" in out.stdout
+    bad = run_cli("arena", GAME, "--agents", "random,nobody", "--games", 4)
+    assert bad.returncode == 2 and "unknown agent 'nobody'" in bad.stderr
+
+
+def test_arena_api_three_players_and_elo():
+    res = run_arena(GAME, ["random", "heuristic"], games=12, num_players=3, seed=1, batch=5,
+                    options={"seasons": 1}, use_openskill=False)
+    assert res["rating_model"] == "elo"
+    assert len(res["lineups"]) == 6
+    assert sum(res["per_agent"][a]["games"] for a in res["agents"]) == 12 * 3
+    # the same seed gives the same arena, whatever the batch size
+    again = run_arena(GAME, ["random", "heuristic"], games=12, num_players=3, seed=1,
+                      batch=12, options={"seasons": 1}, use_openskill=False)
+    assert again["wins"] == res["wins"] and again["ties"] == res["ties"]
+
+
+def test_lineups_balanced():
+    for k, n in ((2, 2), (3, 2), (2, 3), (3, 3), (4, 3), (2, 4)):
+        lineups = np.array(make_lineups(k, n))
+        for agent in range(k):
+            per_seat = (lineups == agent).sum(axis=0)
+            assert (per_seat == per_seat[0]).all() and per_seat[0] > 0
+
+
+def test_wilson_interval():
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_bench_json_shape():
+    out = run_cli("bench", GAME, "--seconds", 0.3, "--envs", 64, "--json")
+    assert out.returncode == 0, out.stderr
+    res = json.loads(out.stdout)
+    assert res["game"] == GAME
+    for key in ("core", "kernel", "aec", "connect_four", "gym", "memory_floor", "openspiel"):
+        assert key in res["results"]
+    for key in ("core", "kernel", "aec", "gym", "memory_floor"):
+        assert res["results"][key]["steps"] > 0
+    for key in ("core_vs_aec", "aec_us_vs_connect_four_us", "core_vs_memory_floor"):
+        assert key in res["ratios"]
+    for check in res["targets"].values():
+        assert check["status"] in ("PASS", "MISS", "SKIP")
+
+
+def test_replay_matches_env(tmp_path):
+    env, path = played_game(tmp_path, seasons=1)
+    final = env.render()
+    out = run_cli("replay", path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.rstrip("\n").endswith(final)
+    n_actions = len(json.loads(path.read_text())["actions"])
+    assert out.stdout.count("\nstep ") == n_actions
+    last = run_cli("replay", path, "--last", "--seat", 1)
+    assert last.stdout.strip() == fatezoo.envs.get_spec(GAME).render_ansi(
+        env.unwrapped.record, 1).strip()
+
+
+def test_replay_errors(tmp_path):
+    _, path = played_game(tmp_path, seasons=1)
+    data = json.loads(path.read_text())
+    cases = {
+        "missing": ({"game": GAME, "seed": 0}, "missing key(s) ['options', 'actions']"),
+        "game": (dict(data, game="nosuch"), "unknown game 'nosuch'"),
+        "illegal": (dict(data, actions=[0, 0, 0]), "step 1: action 0 is illegal"),
+        "extra": (dict(data, actions=data["actions"] + [0]), "already over"),
+    }
+    for name, (record, message) in cases.items():
+        bad = tmp_path / f"{name}.json"
+        bad.write_text(json.dumps(record))
+        out = run_cli("replay", bad)
+        assert out.returncode == 2, name
+        assert message in out.stderr, (name, out.stderr)
+    notjson = tmp_path / "x.json"
+    notjson.write_text("not json")
+    assert "is not JSON" in run_cli("replay", notjson).stderr
+    with pytest.raises(ReplayError, match="seat must be in"):
+        replay_record(data, seat=5)
+
+
+def test_play_scripted_stdin():
+    out = run_cli("play", GAME, "--seed", 3, "--opponent", "random",
+                  stdin="hello\n999\n\n0\nq\n")
+    assert out.returncode == 0, out.stderr
+    assert "error: not an action id: 'hello'" in out.stdout
+    assert "error: action 999 is out of range" in out.stdout
+    assert "player_0 (you): draw from the draw pile" in out.stdout
+    assert "quitting" in out.stdout
+    # EOF quits cleanly too
+    eof = run_cli("play", GAME, "--seed", 3, stdin="")
+    assert eof.returncode == 0 and "end of input" in eof.stdout
+
+
+def test_play_whole_game_in_process(tmp_path):
+    """Always answering the first legal action finishes a game; the record replays."""
+    spec = fatezoo.envs.get_spec(GAME)
+
+    class FirstLegal(io.StringIO):
+        """Answers each prompt with the first legal id listed just before it."""
+
+        def __init__(self, out):
+            super().__init__()
+            self.out = out
+
+        def readline(self, *args):
+            listing = self.out.getvalue().rsplit("legal actions:\n", 1)[1]
+            return listing.split()[0] + "\n"
+
+    out = io.StringIO()
+    save = tmp_path / "played.json"
+    assert play(GAME, seat=1, opponent="random", seed=4, options={"seasons": 1},
+                stdin=FirstLegal(out), stdout=out, save=str(save)) == 0
+    text = out.getvalue()
+    assert "result:" in text and "error" not in text
+    record = json.loads(save.read_text())
+    frames = replay_record(record, seat=1)
+    assert "game over" in frames[-1]
+    assert spec.name == record["game"]
+
+
+def test_parse_choice():
+    mask = np.zeros(5, np.int8)
+    mask[[1, 3]] = 1
+    assert parse_choice(" 3 ", mask) == (3, None)
+    assert "not legal" in parse_choice("2", mask)[1]
+    assert "out of range" in parse_choice("-1", mask)[1]
+    assert "not an action id" in parse_choice("x", mask)[1]
+
+
+def test_progress_bar_draws_only_when_enabled():
+    buf = io.StringIO()
+    with Progress(10, "games", stream=buf) as bar:  # StringIO is not a tty
+        bar.update(10)
+    assert buf.getvalue() == ""
+    with Progress(10, "games", stream=buf, enabled=True, interval=0) as bar:
+        bar.update(4)
+        bar.update(6)
+    assert "10/10" in buf.getvalue() and buf.getvalue().endswith("\n")
+
+
+def test_unknown_game_is_a_clear_error():
+    out = run_cli("arena", "nosuch", "--games", 2)
+    assert out.returncode == 2 and "unknown game 'nosuch'" in out.stderr

@@ -1,0 +1,364 @@
+"""Arena: agents play each other on the batched core; win-rate matrix and ratings.
+
+Seatings ("lineups") are balanced so that every agent plays every seat equally often:
+
+- 2 players: every ordered pair of distinct agents (a round robin, both seat orders).
+- 3+ players, at least as many agents as seats: every combination of ``num_players``
+  agents, in each of its ``num_players`` cyclic seat rotations.
+- 3+ players, fewer agents than seats: the agents repeat cyclically around the table,
+  for every rotation of the agent order and every seat rotation.
+
+``games`` is the total number of games; game ``g`` uses lineup ``g % len(lineups)``
+and is the game an AEC env deals with ``reset(seed=game_seeds[g])``, so any arena game
+can be replayed alone. Games run ``batch`` at a time on ``fatezoo.make_vec``; at each
+step the rows are grouped by the agent that owns the current player's seat and each
+agent answers its rows with one ``act_batch`` call.
+
+Results: for every pair of seats held by different agents, the agent with the higher
+total reward beats the other (equal totals: half a win each). The win-rate matrix
+holds, for row agent A and column agent B, A's score against B over all their pairings,
+with a 95% Wilson interval. Ratings are OpenSkill's Plackett-Luce (one update per game,
+ranked by total reward), or a plain Elo where openskill is not installed.
+
+>>> from fatezoo.training.arena import run_arena
+>>> result = run_arena("fatefell", ["random", "heuristic"], games=8, seed=0)
+>>> result["counts"]["heuristic"]["random"]
+8
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+
+import numpy as np
+
+import fatezoo
+from fatezoo.agents import make_agent
+from fatezoo.envs.core.registry import get_spec
+
+from .progress import Progress
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (ties counted as half wins).
+
+    Args:
+        score: wins plus half the ties.
+        n: games (or pairings) played.
+        z: the normal quantile (1.96 for 95%).
+
+    Returns:
+        (low, high) bounds in [0, 1]; (0, 1) when ``n`` is 0.
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = score / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denom
+    low = 0.0 if score <= 0 else max(0.0, centre - half)
+    high = 1.0 if score >= n else min(1.0, centre + half)
+    return low, high
+
+
+def make_lineups(num_agents: int, num_players: int) -> list[tuple[int, ...]]:
+    """Balanced seatings: tuples of agent indices, one per seat (see the module docs).
+
+    Args:
+        num_agents: how many distinct agents take part (at least 2).
+        num_players: seats at the table.
+
+    Returns:
+        The lineups; across them every agent holds every seat equally often.
+    """
+    k, n = int(num_agents), int(num_players)
+    if k < 2:
+        raise ValueError(f"an arena needs at least 2 agents, got {k}")
+    if n < 2:
+        raise ValueError(f"an arena needs at least 2 players, got {n}")
+    if n == 2:
+        return [(i, j) for i in range(k) for j in range(k) if i != j]
+    lineups = []
+    if k >= n:
+        for combo in itertools.combinations(range(k), n):
+            for r in range(n):
+                lineups.append(tuple(combo[(s + r) % n] for s in range(n)))
+    else:
+        for shift in range(k):
+            base = [(s + shift) % k for s in range(n)]
+            for r in range(n):
+                lineups.append(tuple(base[(s + r) % n] for s in range(n)))
+    return lineups
+
+
+def unique_labels(specs: list[str]) -> list[str]:
+    """Agent labels for the tables: the specs, with ``#2``, ``#3`` added to repeats."""
+    seen: dict[str, int] = {}
+    labels = []
+    for s in specs:
+        seen[s] = seen.get(s, 0) + 1
+        labels.append(s if seen[s] == 1 else f"{s}#{seen[s]}")
+    return labels
+
+
+def game_seeds(seed: int, games: int) -> np.ndarray:
+    """Distinct per-game seeds (below 2**62) derived from the arena ``seed``."""
+    words = np.random.SeedSequence(int(seed)).generate_state(max(games, 1) * 2, np.uint32)
+    seeds = (words[0::2].astype(np.uint64) << np.uint64(30)) ^ words[1::2].astype(np.uint64)
+    return seeds[:games].astype(np.int64)
+
+
+def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarray,
+               num_players: int, options: dict | None = None, progress: Progress | None = None):
+    """Play one batch of games to the end on a vector env.
+
+    Args:
+        game: registered game name.
+        agents: agent objects with ``act_batch(obs, masks)``.
+        seat_agents: (B, n) index into ``agents`` of the agent in each seat of each game.
+        seeds: (B,) game seeds.
+        num_players: seats per game.
+        options: further env options (``max_turns``, ``reward``, the game's own).
+        progress: a bar advanced by one per finished game.
+
+    Returns:
+        (returns (B, n) float32 total rewards per seat, truncated (B,) bool, steps int).
+    """
+    b = len(seeds)
+    vec = fatezoo.make_vec(game, num_envs=b, auto_reset=False, seed=[int(s) for s in seeds],
+                           num_players=num_players, **(options or {}))
+    obs, mask, player = vec.reset()
+    rows = np.arange(b)
+    done = np.zeros(b, bool)
+    truncated = np.zeros(b, bool)
+    actions = np.full(b, -1, np.int64)
+    steps = 0
+    while not done.all():
+        owner = seat_agents[rows, player]
+        actions.fill(-1)
+        live = ~done
+        for k, agent in enumerate(agents):
+            sel = np.flatnonzero(live & (owner == k))
+            if sel.size:
+                actions[sel] = agent.act_batch(obs[sel], mask[sel])
+        obs, mask, player, _, term, trunc = vec.step(actions)
+        steps += int(live.sum())
+        newly = (term | trunc) & ~done
+        truncated |= trunc & newly
+        done |= newly
+        if progress is not None and newly.any():
+            progress.update(int(newly.sum()))
+    returns = vec.states["returns"][:, :num_players].astype(np.float32)
+    return returns, truncated, steps
+
+
+def _openskill_model():
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        return None
+    return PlackettLuce()
+
+
+class _Ratings:
+    """OpenSkill Plackett-Luce ratings, or a plain Elo fallback (K=16, start 1500)."""
+
+    def __init__(self, labels: list[str], use_openskill: bool = True):
+        self.labels = labels
+        self.model = _openskill_model() if use_openskill else None
+        if self.model is not None:
+            self.name = "openskill.PlackettLuce"
+            self.ratings = [self.model.rating(name=lab) for lab in labels]
+        else:
+            self.name = "elo"
+            self.elo = [1500.0] * len(labels)
+
+    def update(self, seats: tuple[int, ...], returns: np.ndarray) -> None:
+        """Rate one game: agent ``seats[s]`` got total reward ``returns[s]`` in seat ``s``."""
+        n = len(seats)
+        order = sorted(set(float(x) for x in returns), reverse=True)
+        ranks = [order.index(float(x)) + 1 for x in returns]
+        if self.model is not None:
+            teams = [[self.ratings[a]] for a in seats]
+            new = self.model.rate(teams, ranks=ranks)
+            # An agent holding several seats takes the mean of its seats' updates.
+            mus: dict[int, list] = {}
+            for s, a in enumerate(seats):
+                mus.setdefault(a, []).append(new[s][0])
+            for a, rs in mus.items():
+                r = self.ratings[a]
+                r.mu = float(np.mean([x.mu for x in rs]))
+                r.sigma = float(np.mean([x.sigma for x in rs]))
+            return
+        delta = [0.0] * len(self.elo)
+        for s, t in itertools.combinations(range(n), 2):
+            a, b = seats[s], seats[t]
+            if a == b:
+                continue
+            expect = 1.0 / (1.0 + 10 ** ((self.elo[b] - self.elo[a]) / 400.0))
+            got = 1.0 if returns[s] > returns[t] else 0.5 if returns[s] == returns[t] else 0.0
+            delta[a] += 16.0 * (got - expect)
+            delta[b] -= 16.0 * (got - expect)
+        for a in range(len(self.elo)):
+            self.elo[a] += delta[a]
+
+    def table(self) -> dict:
+        """Label -> {mu, sigma, ordinal} (Elo: sigma is None, ordinal is the rating)."""
+        if self.model is not None:
+            return {lab: {"mu": float(r.mu), "sigma": float(r.sigma),
+                          "ordinal": float(r.ordinal())}
+                    for lab, r in zip(self.labels, self.ratings)}
+        return {lab: {"mu": e, "sigma": None, "ordinal": e}
+                for lab, e in zip(self.labels, self.elo)}
+
+
+def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int = 2,
+              seed: int = 0, batch: int = 256, options: dict | None = None,
+              progress: bool | None = False, use_openskill: bool = True) -> dict:
+    """Play ``games`` games between ``agents`` and return matrices and ratings.
+
+    Args:
+        game: registered game name.
+        agents: agent specs for :func:`fatezoo.agents.make_agent` (at least 2).
+        games: total games, spread evenly over the balanced lineups.
+        num_players: seats per game.
+        seed: arena seed (per-game seeds and agent seeds derive from it).
+        batch: games played at once on the vector env.
+        options: further env options (``max_turns``, ``reward``, the game's own options).
+        progress: True/False to force the stderr progress bar; None: only on a tty.
+        use_openskill: rate with OpenSkill if it is importable (else Elo).
+
+    Returns:
+        A JSON-able dict: ``agents``, ``matrix`` / ``counts`` / ``ci`` (row agent ->
+        column agent -> score rate / pairings / [low, high]), ``scores`` (row -> column
+        -> wins + ties/2), ``wins``/``ties``/``losses`` (same shape), ``ratings`` (label
+        -> mu, sigma, ordinal), ``rating_model``, ``per_agent`` (games and overall
+        score rate), ``lineups``, ``truncated``, ``steps`` and ``seconds``.
+    """
+    spec = get_spec(game)
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise ValueError(f"games must be a positive int, got {games!r}")
+    if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
+        raise ValueError(f"batch must be a positive int, got {batch!r}")
+    if not spec.min_players <= num_players <= spec.max_players:
+        raise ValueError(f"{game}: num_players must be in [{spec.min_players}, "
+                         f"{spec.max_players}], got {num_players!r}")
+    specs = list(agents)
+    labels = unique_labels(specs)
+    players = [make_agent(s, game, num_players=num_players, seed=int(seed) * 1000 + i)
+               for i, s in enumerate(specs)]
+    lineups = make_lineups(len(players), num_players)
+    seeds = game_seeds(seed, games)
+    lineup_of = np.arange(games) % len(lineups)
+    table = np.asarray(lineups, np.int64)
+    k = len(players)
+    wins = np.zeros((k, k), np.int64)
+    ties = np.zeros((k, k), np.int64)
+    losses = np.zeros((k, k), np.int64)
+    seat_games = np.zeros((k, num_players), np.int64)
+    ratings = _Ratings(labels, use_openskill)
+    truncated = 0
+    steps = 0
+    start = time.perf_counter()
+    bar = Progress(games, f"{game} arena", enabled=progress)
+    try:
+        for lo in range(0, games, batch):
+            hi = min(lo + batch, games)
+            seat_agents = table[lineup_of[lo:hi]]
+            returns, trunc, n_steps = play_batch(game, players, seat_agents, seeds[lo:hi],
+                                                 num_players, options, bar)
+            truncated += int(trunc.sum())
+            steps += n_steps
+            for g in range(hi - lo):
+                seats = tuple(int(a) for a in seat_agents[g])
+                ret = returns[g]
+                for s, a in enumerate(seats):
+                    seat_games[a, s] += 1
+                for s, t in itertools.permutations(range(num_players), 2):
+                    a, b = seats[s], seats[t]
+                    if a == b:
+                        continue
+                    if ret[s] > ret[t]:
+                        wins[a, b] += 1
+                    elif ret[s] == ret[t]:
+                        ties[a, b] += 1
+                    else:
+                        losses[a, b] += 1
+                ratings.update(seats, ret)
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - start
+    counts = wins + ties + losses
+    score = wins + 0.5 * ties
+    matrix, ci, cnt, sc = {}, {}, {}, {}
+    w, t_, l_ = {}, {}, {}
+    for i, a in enumerate(labels):
+        matrix[a], ci[a], cnt[a], sc[a], w[a], t_[a], l_[a] = {}, {}, {}, {}, {}, {}, {}
+        for j, b in enumerate(labels):
+            if i == j:
+                continue
+            n = int(counts[i, j])
+            matrix[a][b] = float(score[i, j] / n) if n else None
+            ci[a][b] = list(wilson_interval(float(score[i, j]), n))
+            cnt[a][b] = n
+            sc[a][b] = float(score[i, j])
+            w[a][b], t_[a][b], l_[a][b] = int(wins[i, j]), int(ties[i, j]), int(losses[i, j])
+    per_agent = {}
+    for i, a in enumerate(labels):
+        n = int(counts[i].sum())
+        s = float(score[i].sum())
+        per_agent[a] = {"games": int(seat_games[i].sum()), "seat_games": seat_games[i].tolist(),
+                        "pairings": n, "score": s / n if n else None,
+                        "ci": list(wilson_interval(s, n))}
+    return {
+        "game": game, "num_players": int(num_players), "games": int(games), "seed": int(seed),
+        "batch": int(batch), "options": dict(options or {}), "agents": labels,
+        "lineups": [[labels[a] for a in lu] for lu in lineups],
+        "matrix": matrix, "ci": ci, "counts": cnt, "scores": sc,
+        "wins": w, "ties": t_, "losses": l_, "per_agent": per_agent,
+        "ratings": ratings.table(), "rating_model": ratings.name,
+        "truncated": truncated, "steps": steps, "seconds": seconds,
+    }
+
+
+def format_result(result: dict) -> str:
+    """The arena result as text: win-rate matrix with 95% CIs and counts, then ratings."""
+    labels = result["agents"]
+    lines = [f"{result['game']}: {result['games']} games, {result['num_players']} players, "
+             f"seed {result['seed']}, {len(result['lineups'])} lineups, "
+             f"{result['truncated']} truncated, {result['seconds']:.1f}s "
+             f"({result['steps'] / max(result['seconds'], 1e-9):,.0f} steps/s)",
+             "",
+             "win rate of row vs column (ties count half), 95% Wilson CI, pairings:"]
+    cells = {}
+    for a in labels:
+        for b in labels:
+            if a == b:
+                cells[a, b] = "-"
+                continue
+            m = result["matrix"][a][b]
+            lo, hi = result["ci"][a][b]
+            n = result["counts"][a][b]
+            cells[a, b] = ("n/a" if m is None else
+                           f"{100 * m:5.1f}% [{100 * lo:4.1f}, {100 * hi:4.1f}] n={n}")
+    first = max(len(a) for a in labels + ["agent"])
+    widths = {b: max(len(b), *(len(cells[a, b]) for a in labels)) for b in labels}
+    lines.append("  ".join(["agent".ljust(first)] + [b.rjust(widths[b]) for b in labels]))
+    for a in labels:
+        lines.append("  ".join([a.ljust(first)] + [cells[a, b].rjust(widths[b]) for b in labels]))
+    lines += ["", f"ratings ({result['rating_model']}):"]
+    lines.append(f"{'agent'.ljust(first)}  {'mu':>8}  {'sigma':>7}  {'ordinal':>8}  "
+                 f"{'score':>6}  games")
+    ranked = sorted(labels, key=lambda a: -result["ratings"][a]["ordinal"])
+    for a in ranked:
+        r = result["ratings"][a]
+        sigma = "-" if r["sigma"] is None else f"{r['sigma']:.3f}"
+        pa = result["per_agent"][a]
+        score = "-" if pa["score"] is None else f"{100 * pa['score']:.1f}%"
+        lines.append(f"{a.ljust(first)}  {r['mu']:8.3f}  {sigma:>7}  {r['ordinal']:8.3f}  "
+                     f"{score:>6}  {pa['games']}")
+    return "\n".join(lines)

@@ -1,0 +1,263 @@
+"""The ``fatezoo`` command line.
+
+Commands (each works for every registered game)::
+
+    fatezoo list                                   games, players, actions, obs size
+    fatezoo play GAME [--players N] [--seat S]     a person against agents in the terminal
+    fatezoo replay FILE [--seat S] [--last]        replay a saved game record (JSON)
+    fatezoo arena GAME --agents a,b --games N      round robin: win rates and ratings
+    fatezoo bench [GAME|all] [--envs B]            steps/s of the core, AEC loop, gym
+
+A game's own options (its ``option_defaults``) become flags of ``play``, ``arena`` and
+``bench`` when the game is named: ``fatezoo play fatefell --advanced --seasons 2``. A
+bool option is ``--name`` / ``--no-name``; any option can also be given as
+``--option name=value`` (the value is read as JSON when it parses, else as a string).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from fatezoo.envs.core.registry import game_names, get_spec
+
+COMMANDS = ("list", "play", "replay", "arena", "bench")
+GAME_COMMANDS = ("play", "arena", "bench")
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def add_game_options(parser: argparse.ArgumentParser, game: str | None) -> None:
+    """Add the common env options and, if ``game`` is known, flags for its own options."""
+    group = parser.add_argument_group("game options")
+    group.add_argument("--max-turns", type=int, default=None,
+                       help="truncation limit in player turns (default: the game's)")
+    group.add_argument("--reward", choices=("win", "score"), default=None,
+                       help="reward mode (default: win)")
+    group.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                       help="a game option by name (value parsed as JSON if possible)")
+    if game not in game_names():
+        return
+    spec = get_spec(game)
+    for name, default in spec.option_defaults.items():
+        dest = f"opt_{name}"
+        if isinstance(default, bool) or default is None:
+            group.add_argument(_flag(name), dest=dest, action=argparse.BooleanOptionalAction,
+                               default=None,
+                               help=f"{game} option {name} (default: {default})")
+        elif isinstance(default, int):
+            group.add_argument(_flag(name), dest=dest, type=int, default=None, metavar="N",
+                               help=f"{game} option {name} (default: {default})")
+        elif isinstance(default, float):
+            group.add_argument(_flag(name), dest=dest, type=float, default=None, metavar="X",
+                               help=f"{game} option {name} (default: {default})")
+        else:
+            group.add_argument(_flag(name), dest=dest, default=None,
+                               help=f"{game} option {name} (default: {default!r})")
+
+
+def game_options(args: argparse.Namespace) -> dict:
+    """The env options given on the command line (only those set)."""
+    opts = {}
+    for key, value in vars(args).items():
+        if key.startswith("opt_") and value is not None:
+            opts[key[4:]] = value
+    for item in getattr(args, "option", None) or []:
+        if "=" not in item:
+            raise SystemExit(f"fatezoo: error: --option expects NAME=VALUE, got {item!r}")
+        name, raw = item.split("=", 1)
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        opts[name.strip().replace("-", "_")] = value
+    if getattr(args, "max_turns", None) is not None:
+        opts["max_turns"] = args.max_turns
+    if getattr(args, "reward", None) is not None:
+        opts["reward"] = args.reward
+    return opts
+
+
+def _find_game(argv: list[str]) -> str | None:
+    """The game named in ``argv`` (the first token that is a registered game)."""
+    names = game_names()
+    for tok in argv[1:]:
+        if tok in names:
+            return tok
+    return None
+
+
+def build_parser(game: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; ``game`` adds that game's option flags to the game commands."""
+    games = ", ".join(game_names())
+    parser = argparse.ArgumentParser(
+        prog="fatezoo", description=f"fatezoo: RL environments for tabletop games ({games}).")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("list", help="list the games")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = sub.add_parser("play", help="play a game in the terminal against agents")
+    p.add_argument("game", help=f"one of: {games}")
+    p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--opponent", default="heuristic", help="random or heuristic (default)")
+    p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    p.add_argument("--save", default=None, metavar="FILE",
+                   help="write the game record JSON here at the end (for fatezoo replay)")
+    add_game_options(p, game)
+
+    p = sub.add_parser("replay", help="replay a game record JSON file")
+    p.add_argument("file", help='JSON {"game", "options", "seed", "actions"}')
+    p.add_argument("--seat", type=int, default=None,
+                   help="show this seat's view (default: every card)")
+    p.add_argument("--last", action="store_true", help="print only the final position")
+
+    p = sub.add_parser("arena", help="round robin between agents: win rates and ratings")
+    p.add_argument("game", help=f"one of: {games}")
+    p.add_argument("--agents", default="random,heuristic",
+                   help="comma-separated agent specs (default random,heuristic)")
+    p.add_argument("--games", type=int, default=1000, help="total games (default 1000)")
+    p.add_argument("--players", type=int, default=2, help="players per game (default 2)")
+    p.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
+    p.add_argument("--batch", type=int, default=256, help="games run at once (default 256)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--elo", action="store_true", help="rate with Elo even if openskill exists")
+    add_game_options(p, game)
+
+    p = sub.add_parser("bench", help="benchmark the core, the AEC loop and the gym wrapper")
+    p.add_argument("game", nargs="?", default="all", help=f"one of: {games}, or all (default)")
+    p.add_argument("--envs", type=int, default=1024, help="batch size (default 1024)")
+    p.add_argument("--seconds", type=float, default=3.0,
+                   help="timed seconds per measurement (default 3)")
+    p.add_argument("--players", type=int, default=2, help="players (default 2)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    p.add_argument("--openspiel-game", default="leduc_poker",
+                   help="OpenSpiel reference game (default leduc_poker)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    add_game_options(p, game if game != "all" else None)
+    return parser
+
+
+def cmd_list(args) -> int:
+    """``fatezoo list``."""
+    rows = []
+    for name in game_names():
+        s = get_spec(name)
+        rows.append({"game": name, "min_players": s.min_players, "max_players": s.max_players,
+                     "actions": s.num_actions, "obs_size": s.obs_size,
+                     "state_size": s.state_size, "gym_id": s.gym_id,
+                     "options": {k: v for k, v in s.option_defaults.items()}})
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    print(f"{'game':<16} {'players':>7} {'actions':>7} {'obs':>6}  gym id / options")
+    for r in rows:
+        players = (f"{r['min_players']}" if r["min_players"] == r["max_players"]
+                   else f"{r['min_players']}-{r['max_players']}")
+        opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
+        print(f"{r['game']:<16} {players:>7} {r['actions']:>7} {r['obs_size']:>6}  "
+              f"{r['gym_id']}  {opts}")
+    return 0
+
+
+def cmd_play(args) -> int:
+    """``fatezoo play``."""
+    from .play import play
+
+    return play(args.game, num_players=args.players, seat=args.seat, opponent=args.opponent,
+                seed=args.seed, options=game_options(args), save=args.save)
+
+
+def cmd_replay(args) -> int:
+    """``fatezoo replay``."""
+    from .replay import replay
+
+    replay(args.file, seat=args.seat, last_only=args.last)
+    return 0
+
+
+def cmd_arena(args) -> int:
+    """``fatezoo arena``."""
+    from .arena import format_result, run_arena
+
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if len(agents) < 2:
+        raise ValueError(f"--agents needs at least 2 comma-separated agents, got {args.agents!r}")
+    result = run_arena(args.game, agents, games=args.games, num_players=args.players,
+                       seed=args.seed, batch=args.batch, options=game_options(args),
+                       progress=False if args.no_progress else None,
+                       use_openskill=not args.elo)
+    if result["rating_model"] == "elo" and not args.elo:
+        print("openskill is not installed (pip install openskill): rating with Elo instead",
+              file=sys.stderr)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(format_result(result))
+    return 0
+
+
+def cmd_bench(args) -> int:
+    """``fatezoo bench``."""
+    from .bench import format_bench, run_bench
+
+    games = list(game_names()) if args.game == "all" else [args.game]
+    for g in games:
+        get_spec(g)
+    if args.envs < 1 or args.seconds <= 0:
+        raise ValueError(f"--envs must be >= 1 and --seconds > 0, got {args.envs}, "
+                         f"{args.seconds}")
+    reports = []
+    for g in games:
+        rep = run_bench(g, envs=args.envs, seconds=args.seconds, num_players=args.players,
+                        seed=args.seed, options=game_options(args),
+                        openspiel_game=args.openspiel_game,
+                        log=lambda s: print(s, file=sys.stderr, flush=True))
+        reports.append(rep)
+        if not args.json:
+            print(format_bench(rep), flush=True)
+            print()
+    if args.json:
+        print(json.dumps(reports[0] if args.game != "all" else {"games": reports}))
+    return 0
+
+
+HANDLERS = {"list": cmd_list, "play": cmd_play, "replay": cmd_replay, "arena": cmd_arena,
+            "bench": cmd_bench}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``fatezoo`` console script; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    game = _find_game(argv) if argv and argv[0] in GAME_COMMANDS else None
+    args = build_parser(game).parse_args(argv)
+    from .replay import ReplayError
+
+    try:
+        return HANDLERS[args.command](args)
+    except ReplayError as err:
+        print(f"fatezoo {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except (ValueError, TypeError) as err:
+        print(f"fatezoo {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 1
+    except KeyboardInterrupt:
+        print(f"\nfatezoo {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
