@@ -115,6 +115,14 @@ def cards_for_values(rows, avoid=()) -> list[list[str]]:
     return out
 
 
+def sync_discard_seen(r):
+    """Recount the identities in the discard piles after editing them by hand."""
+    r["discard_seen"][:] = 0
+    for k in range(2):
+        for c in r["discard"][k, : r["discard_n"][k]]:
+            r["discard_seen"][c >> 1] += 1
+
+
 class Game:
     """One Fatefell record with its legal mask, plus position-building helpers."""
 
@@ -178,6 +186,7 @@ class Game:
             r["discard"][1, : len(disc2)] = disc2[::-1]
             r["discard_n"][1] = len(disc2)
         r["num_piles"] = 1 if disc2 is None else 2
+        sync_discard_seen(r)
         r["aside"][:] = -1
         r["aside"][: len(aside_ids)] = aside_ids
         r["aside_n"] = len(aside_ids)
@@ -211,6 +220,7 @@ class Game:
         disc = arcana[:-1] + r["discard"][0, : r["discard_n"][0]].tolist()
         r["discard"][0, : len(disc)] = disc
         r["discard_n"][0] = len(disc)
+        sync_discard_seen(r)
         r["draw"][0] = keep
         r["draw_n"] = 1
         r["out"][r["out_n"]: r["out_n"] + len(fates)] = fates
@@ -359,6 +369,7 @@ def test_first_discard_is_never_a_fate_card():
     r["draw"][: len(pile)] = pile
     r["draw_n"] = len(pile)
     r["discard_n"][0] = 0
+    sync_discard_seen(r)
     before = [c for c in pile if c != C("9sC")]
     rules.turn_up(r, 0)
     check_record(r)

@@ -92,6 +92,10 @@ def check_record(rec) -> None:
     for name, ok, want in checks:
         if not ok:
             raise ValueError(f"{name} must be {want}")
+    piles = np.concatenate([rec["discard"][k, : rec["discard_n"][k]] for k in range(2)])
+    seen = np.bincount(piles.astype(np.int64) >> 1, minlength=NUM_CARDS // 2)[:24]
+    if not (seen == rec["discard_seen"]).all():
+        raise ValueError("discard_seen must count the identities in the discard piles")
     counts = card_zones(rec)
     if not (counts == 1).all():
         bad = np.flatnonzero(counts != 1)

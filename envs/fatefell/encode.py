@@ -129,8 +129,8 @@ def encode(rec, viewer, omniscient, out):
             o = O_DISCARD + (k * 3 + d) * 28
             put_card(out, o, c)
             out[o + 4 + (int(c) >> 1)] = 1.0
-        for j in range(m):
-            out[O_SEEN + (int(rec["discard"][k, j]) >> 1)] += 0.5
+    for i in range(IDENT):
+        out[O_SEEN + i] = rec["discard_seen"][i] * 0.5
     out[O_PHASE + int(rec["phase"])] = 1.0
     out[O_EFFECT + int(rec["effect"])] = 1.0
     if rec["coin"] >= 0:

@@ -93,6 +93,7 @@ def push_discard(rec, k, c):
     """Put card ``c`` face up on discard pile ``k``."""
     rec["discard"][k, rec["discard_n"][k]] = c
     rec["discard_n"][k] += 1
+    rec["discard_seen"][c >> 1] += 1
 
 
 @njit(cache=True)
@@ -104,6 +105,7 @@ def take_discard(rec, k, depth):
     for i in range(pos, n - 1):
         rec["discard"][k, i] = rec["discard"][k, i + 1]
     rec["discard_n"][k] = n - 1
+    rec["discard_seen"][c >> 1] -= 1
     return c
 
 
@@ -210,6 +212,8 @@ def deal_season(rec):
     rec["num_piles"] = 2 if seasonal(rec, AUTUMN) else 1
     rec["discard_n"][0] = 0
     rec["discard_n"][1] = 0
+    for i in range(NUM_ARCANA // 2):
+        rec["discard_seen"][i] = 0
     for k in range(rec["num_piles"]):
         turn_up(rec, k)
     rec["ender"] = -1
@@ -634,6 +638,8 @@ def swap_with_discard(rec, k):
     top = rec["discard_n"][k] - 1
     c = rec["discard"][k, top]
     rec["discard"][k, top] = rec["layout"][t, x]
+    rec["discard_seen"][c >> 1] -= 1
+    rec["discard_seen"][rec["layout"][t, x] >> 1] += 1
     place(rec, t, x, c, True, True)
     finish_effect(rec)
 

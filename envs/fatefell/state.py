@@ -142,6 +142,7 @@ GAME_FIELDS = [
     ("num_piles", np.int8),
     ("discard", np.int16, (2, PILE_CAP)),
     ("discard_n", np.int16, (2,)),
+    ("discard_seen", np.int8, (NUM_ARCANA // 2,)),  # copies of each identity in the piles
     ("aside", np.int16, (NUM_FATE,)),  # Fate cards resolved (or skipped) this season
     ("aside_n", np.int8),
     ("out", np.int16, (NUM_FATE,)),  # Fate cards not in this season's draw pile
