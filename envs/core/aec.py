@@ -87,6 +87,10 @@ class FatezooAEC(AECEnv):
         are fixed by the constructor.
         """
         self._game.reset(seed)
+        self._start_agents()
+
+    def _start_agents(self):
+        """Fresh PettingZoo bookkeeping for a game that is (re)starting from the record."""
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -201,16 +205,17 @@ class FatezooAEC(AECEnv):
     def load_state(self, data: bytes) -> None:
         """Restore a game saved by :meth:`save_state` (validated; raises on corrupt data)."""
         self._game.load(data)
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self._sync()
+        self._start_agents()
 
     def game_record(self) -> dict:
-        """A small JSON-able record of this game: replays exactly with ``fatezoo replay``."""
+        """A small JSON-able record of this game: replays exactly with ``fatezoo replay``.
+
+        Raises:
+            ValueError: the game was restored by :meth:`load_state` (its history is unknown).
+        """
+        if self._game.seed is None:
+            raise ValueError(f"{self.SPEC.name}: a game restored by load_state() has no seed "
+                             "and action history to record")
         return {"game": self.SPEC.name, "options": dict(self.options),
                 "seed": self._game.seed, "actions": list(self._game.actions)}
 

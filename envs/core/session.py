@@ -130,6 +130,8 @@ class Session:
         self.states[:] = load_records(self.spec, data, 1, self.fields)
         K.mask_one(self.states, 0, self.mask)
         self.started = True
+        self.seed = None  # the history that led here is unknown
+        self.actions = []
 
 
 def load_records(spec: GameSpec, data, batch: int | None, fields: dict | None) -> np.ndarray:
