@@ -329,6 +329,8 @@ def run_bench(game: str, envs: int = 1024, seconds: float = 3.0, num_players: in
         "kernel_vs_core": _ratio(sps["kernel"], sps["core"]),
         "aec_vs_openspiel": _ratio(sps["aec"], sps["openspiel"]),
         "gym_vs_aec": _ratio(sps["gym"], sps["aec"]),
+        # what a core that only copied its observation and mask bytes would score
+        "memory_floor_vs_aec": _ratio(sps["memory_floor"], sps["aec"]),
     }
 
     def check(value, target, higher_better, note=""):
@@ -411,6 +413,8 @@ def format_bench(report: dict) -> str:
               f"  AEC us/step / connect_four us/step  "
               f"{_num(q['aec_us_vs_connect_four_us'], '.3f')}",
               f"  batched core / memory floor         {_num(q['core_vs_memory_floor'], '.4f')}",
+              f"  memory floor / AEC loop             {_num(q['memory_floor_vs_aec'], ',.1f')}x"
+              "  (a core that only copied its observation bytes)",
               f"  gym wrapper / AEC loop              {_num(q['gym_vs_aec'], '.3f')}",
               f"  AEC loop / OpenSpiel loop           {_num(q['aec_vs_openspiel'], '.3f')}",
               "", "targets:"]
