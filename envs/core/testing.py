@@ -196,7 +196,7 @@ def check_determinism(game: str, num_players: int = 2, steps: int = 300,
     assert outs[0] == outs[1] == ref[:7], f"{game}: a spawned process dealt another game"
 
 
-def check_nojit(game: str, num_players: int = 2, steps: int = 60, **options) -> None:
+def check_nojit(game: str, num_players: int = 2, steps: int = 400, **options) -> None:
     """``NUMBA_DISABLE_JIT=1`` plays exactly the same game as the compiled kernels."""
     code = ("import json,sys; from fatezoo.envs.core.testing import trajectory_digest; "
             f"print(json.dumps(trajectory_digest({game!r}, {num_players}, [11, 12], 5, {steps})))")
