@@ -197,7 +197,7 @@ class Game:
         r["phase"] = Phase.DRAW
         for name in ("hand", "pending", "fate_card", "coin", "first_slot"):
             r[name] = -1
-        r["effect"] = r["hand_public"] = r["hand_from_discard"] = 0
+        r["effect"] = r["hand_from_discard"] = 0
         r["ender"] = ender
         r["final_left"] = final_left
         if kind is not None:
@@ -393,7 +393,7 @@ def test_draw_from_draw_pile_is_secret():
     assert g.legal() == [DRAW_DECK, DRAW_PILE(0)]
     g.act(DRAW_DECK)
     r = g.r
-    assert L(r["hand"]) == "8sS" and r["hand_public"] == 0 and r["hand_from_discard"] == 0
+    assert L(r["hand"]) == "8sS" and r["hand_from_discard"] == 0
     assert g.where() == (Phase.PLACE, 0, 0)
     assert g.legal() == [SLOT + 0, SLOT + 1, SLOT + 2, SLOT + 3, DISCARD]
     assert g.draw_top(1) == ["11mC"] and g.discard() == ["10mC"]
@@ -436,7 +436,7 @@ def test_card_from_discard_must_be_swapped_and_is_public():
     g = base2()
     g.act(DRAW_PILE(0))
     r = g.r
-    assert L(r["hand"]) == "10mC" and r["hand_public"] == 1 and r["hand_from_discard"] == 1
+    assert L(r["hand"]) == "10mC" and r["hand_from_discard"] == 1
     assert r["discard_n"][0] == 0
     assert g.legal() == [SLOT + 0, SLOT + 1, SLOT + 2, SLOT + 3]
     assert g.obs(1)[OBS_LAYOUT["hand"]][:4].tolist() == pytest.approx([1, 10 / 12, 1, 0])

@@ -115,7 +115,7 @@ def encode(rec, viewer, omniscient, out):
                 and rec["layout"][viewer, x] >> 1 == rec["layout"][viewer, y] >> 1):
             out[O_PAIRS + i] = 1.0
     h = rec["hand"]
-    if h >= 0 and (omniscient or viewer == t or rec["hand_public"]):
+    if h >= 0 and (omniscient or viewer == t or rec["hand_from_discard"]):
         put_card(out, O_HAND, h)
         out[O_HAND + 4 + (int(h) >> 1)] = 1.0
     if h >= 0:

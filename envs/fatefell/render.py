@@ -62,7 +62,7 @@ def render_ansi(rec, seat=None) -> str:
         lines.append(f"discard pile {k}: {m} cards, top first: {top}")
     h = int(rec["hand"])
     if h >= 0:
-        show = seat is None or seat == rec["turn_player"] or rec["hand_public"]
+        show = seat is None or seat == rec["turn_player"] or rec["hand_from_discard"]
         lines.append(f"drawn card: {card_short(h) if show else ' ?? '}")
     if rec["last_action"] >= 0:
         lines.append(f"last: player_{int(rec['last_player'])} "

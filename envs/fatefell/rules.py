@@ -540,7 +540,6 @@ def draw_card(rec, a):
         if c >= FATE0:
             resolve_fate(rec, c)
             return
-        rec["hand_public"] = 0
         rec["hand_from_discard"] = 0
     elif a == END_TURN:
         end_turn(rec)
@@ -548,7 +547,6 @@ def draw_card(rec, a):
     else:
         k = (a - DRAW_DISCARD) // 3
         c = take_discard(rec, k, (a - DRAW_DISCARD) % 3)
-        rec["hand_public"] = 1
         rec["hand_from_discard"] = 1
     rec["hand"] = c
     rec["phase"] = PLACE
@@ -565,7 +563,7 @@ def place_card(rec, a):
         return
     x = a - SLOT
     old = rec["layout"][t, x]
-    place(rec, t, x, c, True, rec["hand_public"] != 0)
+    place(rec, t, x, c, True, rec["hand_from_discard"] != 0)
     to_discard(rec, old)
 
 
@@ -694,7 +692,8 @@ def determinize_record(rec, player, words):
             if not rec["matched"][q, x] and not rec["known"][player, q, x]:
                 pool[k] = rec["layout"][q, x]
                 k += 1
-    hidden_hand = rec["hand"] >= 0 and not (player == rec["turn_player"] or rec["hand_public"])
+    seen_hand = player == rec["turn_player"] or rec["hand_from_discard"]
+    hidden_hand = rec["hand"] >= 0 and not seen_hand
     if hidden_hand:
         pool[k] = rec["hand"]
         k += 1

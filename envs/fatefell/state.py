@@ -126,12 +126,11 @@ GAME_FIELDS = [
     ("peeker", np.int8),
     ("after_peek", np.int8),  # 0: end the turn, 1: finish the Fate effect
     ("hand", np.int16),
-    ("hand_public", np.int8),
-    ("hand_from_discard", np.int8),
+    ("hand_from_discard", np.int8),  # drawn from a discard pile: face up, public
     ("pending", np.int16),  # card on its way to a discard pile
     ("ender", np.int8),
     ("final_left", np.int8),
-    ("last_player", np.int8),
+    ("last_player", np.int8),  # the last decision, for the text view
     ("last_action", np.int16),
     # zones
     ("layout", np.int16, (MAX_P, SLOTS)),
@@ -147,7 +146,7 @@ GAME_FIELDS = [
     ("aside_n", np.int8),
     ("out", np.int16, (NUM_FATE,)),  # Fate cards not in this season's draw pile
     ("out_n", np.int8),
-    ("scratch", np.int8, (NUM_ACTIONS,)),
+    ("scratch", np.int8, (NUM_ACTIONS,)),  # work buffer: masks probed inside kernels
 ]
 
 STATE_DTYPE = make_state_dtype("fatefell", GAME_FIELDS, Path(__file__).parent)
