@@ -6,7 +6,7 @@ import numpy as np
 
 from fatezoo.envs.core.kernels import SERIAL_BELOW, batch_random_actions, serial_random_actions
 from fatezoo.envs.core.registry import get_spec
-from fatezoo.envs.core.rng import seed_words
+from fatezoo.envs.core.rng import rng_rows
 
 
 class Agent:
@@ -28,7 +28,7 @@ class Agent:
             base = 0 if self._rng_rows is None else len(self._rng_rows)
             seed = self._seed if self._seed is not None else int(
                 np.random.SeedSequence().entropy % 2**62)
-            new = np.stack([seed_words(seed, base + j) for j in range(batch - base)])
+            new = rng_rows(seed, batch - base, start=base)
             self._rng_rows = new if self._rng_rows is None else np.vstack([self._rng_rows, new])
         return self._rng_rows[:batch]
 

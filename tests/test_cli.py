@@ -148,7 +148,8 @@ def test_replay_errors(tmp_path):
     cases = {
         "missing": ({"game": GAME, "seed": 0}, "missing key(s) ['options', 'actions']"),
         "game": (dict(data, game="nosuch"), "unknown game 'nosuch'"),
-        "illegal": (dict(data, actions=[0, 0, 0]), "step 1: action 0 is illegal"),
+        "illegal": (dict(data, actions=[0, 0, 0]),
+                    "step 1: fatefell: player_0 gave illegal action 0"),
         "extra": (dict(data, actions=data["actions"] + [0]), "already over"),
     }
     for name, (record, message) in cases.items():

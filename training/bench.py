@@ -34,8 +34,7 @@ import numpy as np
 import fatezoo
 from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core.registry import get_spec
-from fatezoo.envs.core.rng import seed_words
-from fatezoo.envs.core.state import MAX_PLAYERS
+from fatezoo.envs.core.rng import rng_rows
 
 TARGET_CORE_VS_AEC = 100.0
 TARGET_AEC_VS_C4 = 1.0 / 3.0
@@ -51,10 +50,6 @@ def _result(steps: int, seconds: float, **extra) -> dict:
                  "us_per_step": 1e6 / sps if sps else None}, **extra)
 
 
-def _rng_rows(batch: int, seed: int) -> np.ndarray:
-    return np.stack([seed_words(seed, j) for j in range(batch)])
-
-
 def bench_core(game: str, envs: int, seconds: float, num_players: int = 2, seed: int = 0,
                options: dict | None = None) -> dict:
     """Steps/s of ``VecEnv.step`` (auto-reset on) with random legal actions.
@@ -65,7 +60,7 @@ def bench_core(game: str, envs: int, seconds: float, num_players: int = 2, seed:
     vec = fatezoo.make_vec(game, num_envs=envs, seed=seed, auto_reset=True,
                            num_players=num_players, **(options or {}))
     _, mask, _ = vec.reset()
-    rng = _rng_rows(envs, seed + 1)
+    rng = rng_rows(seed + 1, envs)
     acts = np.empty(envs, np.int64)
     for _ in range(3):  # warm-up: compile and touch every buffer
         K.batch_random_actions(mask, rng, acts)
@@ -84,15 +79,12 @@ def bench_core(game: str, envs: int, seconds: float, num_players: int = 2, seed:
 def bench_kernel(game: str, envs: int, seconds: float, num_players: int = 2, seed: int = 0,
                  options: dict | None = None) -> dict:
     """Steps/s of the raw numba ``batch_step`` (no Python validation), auto-reset on."""
-    spec = get_spec(game)
     vec = fatezoo.make_vec(game, num_envs=envs, seed=seed, auto_reset=True,
                            num_players=num_players, **(options or {}))
-    vec.seed_states(seed)
-    states = vec.states
-    masks, obs, rewards, term, trunc = K.empty_buffers(envs, spec.num_actions, spec.obs_size,
-                                                       MAX_PLAYERS)
-    K.batch_reset(states, masks, obs)
-    rng = _rng_rows(envs, seed + 1)
+    vec.reset()
+    states, masks, obs = vec.states, vec.mask, vec.obs  # the env's own buffers, unvalidated
+    rewards, term, trunc = vec._rewards, vec._term, vec._trunc
+    rng = rng_rows(seed + 1, envs)
     acts = np.empty(envs, np.int64)
     for _ in range(3):
         K.batch_random_actions(masks, rng, acts)

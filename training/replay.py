@@ -18,9 +18,8 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
-
 import fatezoo
+from fatezoo import IllegalActionError
 from fatezoo.envs.core.registry import get_spec
 
 KEYS = ("game", "options", "seed", "actions")
@@ -111,11 +110,10 @@ def replay_record(data: dict, seat: int | None = None, where: str = "game record
             raise ReplayError(f"{where}: step {k}: the game is already over, but "
                               f"{len(data['actions']) - k} action(s) remain")
         player = int(rec["current_player"])
-        mask = env.observe(env.possible_agents[player])["action_mask"]
-        if not 0 <= a < spec.num_actions or not mask[a]:
-            raise ReplayError(f"{where}: step {k}: action {a} is illegal for player_{player}; "
-                              f"legal actions are {np.flatnonzero(mask).tolist()}")
-        env.step(a)
+        try:
+            env.step(a)  # the env's own check: range and legality, state unchanged on error
+        except IllegalActionError as err:
+            raise ReplayError(f"{where}: step {k}: {err}") from None
         frames.append(spec.render_ansi(rec, seat))
         if on_frame is not None:
             on_frame(k, f"step {k}: player_{player} {spec.action_names[a]} ({a})\n{frames[-1]}")

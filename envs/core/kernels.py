@@ -13,6 +13,10 @@ once per record dtype: ``game_apply(rec, a)`` and friends resolve, at compile ti
 the kernels registered for ``rec``'s dtype (numba ``overload``), and in plain Python
 (``NUMBA_DISABLE_JIT=1``) by a dictionary lookup. Record dtypes of different games must
 not be prefixes of each other: each starts with its own ``<game>_format`` field.
+
+Under ``NUMBA_DISABLE_JIT=1`` record fields are numpy scalars of their own width, and
+``int8 field + 400`` overflows instead of widening as in numba: game kernels wrap small
+fields in ``int()`` before using them in offsets (see fatefell's ``encode``).
 """
 
 from __future__ import annotations

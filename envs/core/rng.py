@@ -60,6 +60,11 @@ def seed_words(seed, index: int = 0) -> np.ndarray:
     return words
 
 
+def rng_rows(seed, batch: int, start: int = 0) -> np.ndarray:
+    """(batch, 4) generator words for games ``start .. start+batch-1`` of ``seed``."""
+    return np.stack([seed_words(seed, start + j) for j in range(batch)])
+
+
 def check_seed(seed) -> int:
     """Return ``seed`` as an int, or raise naming the value and what was expected."""
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):

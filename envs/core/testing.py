@@ -21,7 +21,7 @@ import numpy as np
 
 from . import kernels as K
 from .registry import get_module, get_spec
-from .rng import seed_words
+from .rng import rng_rows
 from .spec import IllegalActionError
 
 
@@ -104,7 +104,7 @@ def fuzz(game: str, num_players: int = 2, games: int = 2000, seed: int = 0,
     vec = get_module(game).vec(games, num_players=num_players, seed=seed, auto_reset=False,
                                **options)
     obs, mask, _ = vec.reset()
-    rng = np.stack([seed_words(seed + 1, j) for j in range(games)])
+    rng = rng_rows(seed + 1, games)
     actions = np.empty(games, np.int64)
     returns = np.zeros((games, num_players), np.float64)
     done = np.zeros(games, bool)
@@ -154,7 +154,7 @@ def trajectory_digest(game: str, num_players: int, seeds, action_seed: int, step
     k = min(b, keep)
     vec = get_module(game).vec(b, num_players=num_players, auto_reset=True)
     obs, mask, player = vec.reset(seed=seeds)
-    rng = np.stack([seed_words(action_seed, j) for j in range(b)])
+    rng = rng_rows(action_seed, b)
     actions = np.empty(b, np.int64)
     frames = []
     for _ in range(steps):
@@ -214,17 +214,8 @@ def check_nojit(game: str, num_players: int = 2, steps: int = 400, **options) ->
 # ---------------------------------------------------------------- clone / save / load
 
 
-def _play(env, actions):
-    """Step ``actions`` (None where the selected agent is done); return the save states."""
-    saves = []
-    for a in actions:
-        env.step(a)
-        saves.append(env.save_state())
-    return saves
-
-
-def _random_actions(env, rng, steps):
-    """Play up to ``steps`` uniform legal actions; return them."""
+def _random_actions(env, rng, steps, saves=None):
+    """Play up to ``steps`` uniform legal actions; return them (and append each state)."""
     out = []
     for _ in range(steps):
         agent = env.agent_selection
@@ -236,6 +227,8 @@ def _random_actions(env, rng, steps):
             a = int(rng.choice(env.legal_actions()))
         env.step(a)
         out.append(a)
+        if saves is not None:
+            saves.append(env.save_state())
     return out
 
 
@@ -247,20 +240,22 @@ def check_save_load(game: str, num_players: int = 2, seed: int = 5) -> None:
     rng = np.random.default_rng(seed)
     _random_actions(env, rng, 40)
     saved = env.save_state()
-    future = _random_actions(env, rng, 400)
-    end_state = env.save_state()
+    future_states = []
+    future = _random_actions(env, rng, 400, future_states)
     other = mod.env(num_players=num_players)
     other.reset(seed=seed + 999)
     other.load_state(saved)
     assert other.save_state() == saved
-    _play(other, future)
-    assert other.save_state() == end_state, f"{game}: restored game diverged"
+    for k, a in enumerate(future):
+        other.step(a)
+        assert other.save_state() == future_states[k], \
+            f"{game}: restored game diverged {k + 1} steps after the restore"
     vec = mod.vec(8, num_players=num_players, seed=seed)
     vec.reset()
     clone = vec.clone()
     before = vec.save_states()
     acts = np.empty(8, np.int64)
-    K.batch_random_actions(clone.mask, np.stack([seed_words(1, j) for j in range(8)]), acts)
+    K.batch_random_actions(clone.mask, rng_rows(1, 8), acts)
     clone.step(acts)
     assert vec.save_states() == before, f"{game}: stepping a clone changed the original"
     restored = mod.vec(8, num_players=num_players)

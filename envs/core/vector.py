@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import kernels as K
-from .rng import check_seed, seed_words
+from .rng import check_seed, rng_rows, seed_words
 from .session import load_records
 from .spec import GameSpec, IllegalActionError
 from .state import MAX_PLAYERS
@@ -44,11 +44,8 @@ class VecEnv:
         self.obs_size = spec.obs_size
         self.states = spec.new_states(self.num_envs, self.fields)
         b = self.num_envs
-        self.obs = np.zeros((b, spec.obs_size), np.float32)
-        self.mask = np.zeros((b, spec.num_actions), np.int8)
-        self._rewards = np.zeros((b, MAX_PLAYERS), np.float32)
-        self._term = np.zeros(b, np.int8)
-        self._trunc = np.zeros(b, np.int8)
+        self.mask, self.obs, self._rewards, self._term, self._trunc = K.empty_buffers(
+            b, spec.num_actions, spec.obs_size, MAX_PLAYERS)
         self._actions = np.zeros(b, np.int64)
         self._seed = seed
         self.started = False
@@ -59,14 +56,12 @@ class VecEnv:
         if seed is None or isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             if seed is None:
                 seed = int(np.random.SeedSequence().entropy % (2**62))
-            seed = check_seed(seed)
-            words = [seed_words(seed, j) for j in range(b)]
+            self.states["rng"] = rng_rows(check_seed(seed), b)
         else:
             seeds = list(seed)
             if len(seeds) != b:
                 raise ValueError(f"{self.spec.name}: got {len(seeds)} seeds for {b} envs")
-            words = [seed_words(check_seed(s), 0) for s in seeds]
-        self.states["rng"] = np.stack(words)
+            self.states["rng"] = np.stack([seed_words(check_seed(s), 0) for s in seeds])
 
     def reset(self, seed=None):
         """Deal new games (``seed`` as in the constructor; None reuses the constructor's)."""

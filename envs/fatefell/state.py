@@ -141,7 +141,9 @@ GAME_FIELDS = [
     ("num_piles", np.int8),
     ("discard", np.int16, (2, PILE_CAP)),
     ("discard_n", np.int16, (2,)),
-    ("discard_seen", np.int8, (NUM_ARCANA // 2,)),  # copies of each identity in the piles
+    # copies of each identity in the discard piles, kept up to date by every pile change
+    # so that encode never rescans the piles (check_record verifies it)
+    ("discard_seen", np.int8, (NUM_ARCANA // 2,)),
     ("aside", np.int16, (NUM_FATE,)),  # Fate cards resolved (or skipped) this season
     ("aside_n", np.int8),
     ("out", np.int16, (NUM_FATE,)),  # Fate cards not in this season's draw pile
