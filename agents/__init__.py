@@ -1,91 +1,74 @@
-"""Baseline agents: ``act(observation, action_mask) -> int`` and ``act_batch(obs, masks)``."""
+"""Baseline agents and the command-line agent specs.
+
+Specs (``fatezoo arena --agents``, ``fatezoo play --opponents``, :func:`make_agent`)::
+
+    random                              uniform over legal actions
+    heuristic                           the game's hand-written policy
+    ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40,seed=0]
+                                        information-set MCTS (any subset of the options)
+    ppo:path/to/model.zip               a MaskablePPO checkpoint (a pickle: trusted files only)
+    human                               a person at the terminal
+"""
 
 from __future__ import annotations
 
-import numpy as np
+from .base import Agent, HeuristicAgent, RandomAgent
+from .human import HumanAgent
+from .ismcts import ISMCTSAgent
+from .policy import PolicyAgent
 
-from fatezoo.envs.core.kernels import SERIAL_BELOW, batch_random_actions, serial_random_actions
-from fatezoo.envs.core.registry import get_spec
-from fatezoo.envs.core.rng import rng_rows
+AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent,
+          "ppo": PolicyAgent, "human": HumanAgent}
 
-
-class Agent:
-    """Base class: subclasses implement :meth:`act_batch`; :meth:`act` wraps it."""
-
-    name = "agent"
-
-    def __init__(self, seed=None):
-        self.seed(seed)
-
-    def seed(self, seed=None) -> None:
-        """Reseed the agent's own generator."""
-        self._seed = seed
-        self._rng_rows = None
-
-    def _rng(self, batch: int) -> np.ndarray:
-        """(batch, 4) generator words, grown on demand and kept across calls."""
-        if self._rng_rows is None or len(self._rng_rows) < batch:
-            base = 0 if self._rng_rows is None else len(self._rng_rows)
-            seed = self._seed if self._seed is not None else int(
-                np.random.SeedSequence().entropy % 2**62)
-            new = rng_rows(seed, batch - base, start=base)
-            self._rng_rows = new if self._rng_rows is None else np.vstack([self._rng_rows, new])
-        return self._rng_rows[:batch]
-
-    def act(self, observation, action_mask) -> int:
-        """One action for one observation and its int8 mask."""
-        return int(self.act_batch(np.asarray(observation, np.float32)[None],
-                                  np.asarray(action_mask, np.int8)[None])[0])
-
-    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Actions (B,) int64 for observations (B, D) and masks (B, A)."""
-        raise NotImplementedError
+_ISMCTS_OPTIONS = {"sims": int, "rollout": str, "c": float, "depth": int, "seed": int}
 
 
-class RandomAgent(Agent):
-    """Uniform over the legal actions."""
-
-    name = "random"
-
-    def act_batch(self, obs, masks):
-        """Uniform legal actions."""
-        masks = np.ascontiguousarray(masks, np.int8)
-        out = np.empty(len(masks), np.int64)
-        kernel = serial_random_actions if len(masks) < SERIAL_BELOW else batch_random_actions
-        kernel(masks, self._rng(len(masks)), out)
-        return out
-
-
-class HeuristicAgent(Agent):
-    """The game's own hand-written policy (reads only the observation)."""
-
-    name = "heuristic"
-
-    def __init__(self, game: str, seed=None):
-        super().__init__(seed)
-        spec = get_spec(game)
-        if spec.heuristic is None:
-            raise ValueError(f"{game} has no heuristic agent yet")
-        self._policy = spec.heuristic
-        self.game = game
-
-    def act_batch(self, obs, masks):
-        """Heuristic actions."""
-        return self._policy(np.ascontiguousarray(obs, np.float32),
-                            np.ascontiguousarray(masks, np.int8), self._rng(len(masks)))
-
-
-AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent}
+def parse_options(name: str, text: str, types: dict) -> dict:
+    """Parse ``key=value,key=value`` into typed options; errors name the bad part."""
+    opts = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        if "=" not in part:
+            raise ValueError(f"{name}: expected key=value, got {part!r}")
+        key, raw = (s.strip() for s in part.split("=", 1))
+        if key not in types:
+            raise ValueError(f"{name}: unknown option {key!r}; expected some of {sorted(types)}")
+        try:
+            opts[key] = types[key](raw)
+        except ValueError:
+            raise ValueError(f"{name}: option {key} must be {types[key].__name__}, "
+                             f"got {raw!r}") from None
+    return opts
 
 
 def make_agent(spec: str, game: str, num_players: int = 2, seed=None) -> Agent:
-    """Build an agent from a command-line spec: ``random`` or ``heuristic``."""
-    name = spec.split(":", 1)[0]
-    if name == "random":
+    """Build an agent from a command-line spec (see the module docs).
+
+    Args:
+        spec: the agent spec.
+        game: registered game name.
+        num_players: seats in the game.
+        seed: the agent's generator seed (an ``ismcts`` spec's own ``seed=`` wins).
+    """
+    if not isinstance(spec, str):
+        raise TypeError(f"an agent spec must be a str, got {spec!r}")
+    name, _, rest = spec.partition(":")
+    name = name.strip()
+    if name == "random" and not rest:
         return RandomAgent(seed)
-    if name == "heuristic":
+    if name == "heuristic" and not rest:
         return HeuristicAgent(game, seed)
-    raise ValueError(f"unknown agent {spec!r}; expected one of {sorted(AGENTS)}")
+    if name == "human" and not rest:
+        return HumanAgent(game)
+    if name == "ismcts":
+        opts = {"seed": seed, **parse_options("ismcts", rest, _ISMCTS_OPTIONS)}
+        return ISMCTSAgent(game, **opts)
+    if name == "ppo":
+        if not rest:
+            raise ValueError("ppo: give the checkpoint path, e.g. ppo:runs/model.zip")
+        return PolicyAgent(rest, game, seed=seed)
+    raise ValueError(f"unknown agent spec {spec!r}; expected one of random, heuristic, "
+                     "ismcts[:sims=N,...], ppo:PATH, human")
 
 
-__all__ = ["AGENTS", "Agent", "HeuristicAgent", "RandomAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "HeuristicAgent", "HumanAgent", "ISMCTSAgent", "PolicyAgent",
+           "RandomAgent", "make_agent", "parse_options"]

@@ -1214,3 +1214,39 @@ def test_rules_md_names_existing_tests_and_every_card():
         assert e == Effect.NONE or f"`{e.name}`" in text
     for name in FATE_NAMES + ARCANA_NAMES:
         assert name in text
+
+
+# ---------------------------------------------------------------- search support (ISMCTS)
+
+
+def test_evaluate_is_tanh_of_point_lead_over_the_others():
+    # player_0 [ 6sC][ 2mS]   player_1 [10sC][11mS]   player_2 [ 1sC][ 1sS]
+    #          [ 4sC][ 4sS]            [ 5mC][ 5mS]            [ 2sC][ 3mC]
+    # player_0's 4s are a Completed Match (0 points); totals so far 5, 10, 20.
+    lay = [["6sC", "2mS", "4sC", "4sS"], ["10sC", "11mS", "5mC", "5mS"],
+           ["1sC", "1sS", "2sC", "3mC"]]
+    g = Game(n=3).arrange(lay, matched=[(0, 2), (0, 3)])
+    g.r["total"][:3] = [5, 10, 20]
+    values = np.zeros(6)
+    rules.evaluate(g.r, values)
+    est = [5 + 8, 10 + 31, 20 + 7]
+    expected = [np.tanh(((est[1] + est[2]) / 2 - est[0]) / rules.EVAL_SCALE),
+                np.tanh(((est[0] + est[2]) / 2 - est[1]) / rules.EVAL_SCALE),
+                np.tanh(((est[0] + est[1]) / 2 - est[2]) / rules.EVAL_SCALE)]
+    np.testing.assert_allclose(values[:3], expected)
+    assert values[0] > 0 > values[1]
+
+
+def test_determinize_ignores_the_order_of_hidden_cards():
+    # player_1's Hidden slots 0 and 1 are unknown to player_0: swapping them (and two
+    # draw pile cards) is consistent with everything player_0 has seen, so the same
+    # generator words must give the same world.
+    lay = [["6sC", "2mS", "4sC", "4sS"], ["10sC", "11mS", "5mC", "5mS"]]
+    a = Game(n=2).arrange(lay, draw=["7sC", "8mS"])
+    b = Game(n=2).arrange([lay[0], ["11mS", "10sC", "5mC", "5mS"]], draw=["8mS", "7sC"])
+    a.r["rng"] = b.r["rng"] = [1, 2, 3, 4]
+    assert a.states.tobytes() != b.states.tobytes()
+    for g in (a, b):
+        rules.determinize_record(g.r, 0, np.array([5, 6, 7, 8], np.int64))
+    assert a.states.tobytes() == b.states.tobytes()
+    assert card_zones(a.r).tolist() == [1] * 60

@@ -143,7 +143,9 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
         live = ~done
         for k, agent in enumerate(agents):
             sel = np.flatnonzero(live & (owner == k))
-            if sel.size:
+            if sel.size and agent.needs_records:
+                actions[sel] = agent.act_records(vec.states[sel], mask[sel])
+            elif sel.size:
                 actions[sel] = agent.act_batch(obs[sel], mask[sel])
         obs, mask, player, _, term, trunc = vec.step(actions)
         steps += int(live.sum())

@@ -20,39 +20,8 @@ import numpy as np
 
 import fatezoo
 from fatezoo.agents import make_agent
+from fatezoo.agents.human import HumanAgent, Quit, legal_listing, parse_choice  # noqa: F401
 from fatezoo.envs.core.registry import get_spec
-
-PROMPT = "action> "
-
-
-def legal_listing(spec, mask) -> str:
-    """The legal actions of ``mask`` as lines ``  id  name``."""
-    return "\n".join(f"  {a:>3}  {spec.action_names[a]}" for a in np.flatnonzero(mask))
-
-
-def parse_choice(text: str, mask) -> tuple[int | None, str | None]:
-    """Parse one line of input against the legal ``mask``.
-
-    Args:
-        text: the line typed (without the newline).
-        mask: the int8 legal-action mask.
-
-    Returns:
-        (action, None) for a legal action id, or (None, message) explaining what is wrong.
-    """
-    s = text.strip()
-    legal = np.flatnonzero(mask).tolist()
-    if not s:
-        return None, f"please type an action id, one of {legal} (q quits)"
-    try:
-        a = int(s)
-    except ValueError:
-        return None, f"not an action id: {s!r}; type one of {legal} (q quits)"
-    if not 0 <= a < len(mask):
-        return None, f"action {a} is out of range [0, {len(mask)}); type one of {legal}"
-    if not mask[a]:
-        return None, f"action {a} is not legal now; type one of {legal}"
-    return a, None
 
 
 def play(game: str, num_players: int = 2, seat: int = 0, opponent: str = "heuristic",
@@ -64,7 +33,8 @@ def play(game: str, num_players: int = 2, seat: int = 0, opponent: str = "heuris
         game: registered game name.
         num_players: seats at the table.
         seat: the person's seat.
-        opponent: agent spec for every other seat (``random``, ``heuristic``).
+        opponent: agent spec for every other seat (``random``, ``heuristic``,
+            ``ismcts:sims=200``, ``ppo:PATH``).
         seed: game seed (None: a fresh one, printed so the game can be replayed).
         options: further env options (``max_turns``, ``reward``, the game's own).
         stdin: input stream (default ``sys.stdin``).
@@ -93,6 +63,7 @@ def play(game: str, num_players: int = 2, seat: int = 0, opponent: str = "heuris
     say(f"{game}: you are {me} (seat {seat}) against {n - 1} {opponent} agent(s); "
         f"seed {env.unwrapped.game_record()['seed']}. Type an action id, or q to quit.")
     say("(the other players' actions are named from their own seats)")
+    human = HumanAgent(game, stdin=stdin, stdout=stdout)
     quit_ = False
     for name in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
@@ -101,32 +72,17 @@ def play(game: str, num_players: int = 2, seat: int = 0, opponent: str = "heuris
             continue
         mask = obs["action_mask"]
         if name != me:
-            a = int(agent.act(obs["observation"], mask))
+            if agent.needs_records:
+                a = int(agent.act_records(np.array([record]), mask[None])[0])
+            else:
+                a = int(agent.act(obs["observation"], mask))
             env.step(a)
             say(f"{name}: {spec.action_names[a]}")
             continue
-        say()
-        say(spec.render_ansi(record, seat))
-        say("legal actions:")
-        say(legal_listing(spec, mask))
-        while True:
-            stdout.write(PROMPT)
-            stdout.flush()
-            line = stdin.readline()
-            if not line:
-                say()
-                say("end of input: quitting")
-                quit_ = True
-                break
-            if line.strip().lower() in ("q", "quit", "exit"):
-                say("quitting")
-                quit_ = True
-                break
-            a, err = parse_choice(line, mask)
-            if err is None:
-                break
-            say(f"error: {err}")
-        if quit_:
+        try:
+            a = human.ask(record, mask)
+        except Quit:
+            quit_ = True
             break
         env.step(a)
         say(f"{name} (you): {spec.action_names[a]}")

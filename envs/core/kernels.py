@@ -8,6 +8,15 @@ A game registers five single-record kernels with :func:`register_game`:
 - ``encode(rec, player, omniscient, out)``: write ``player``'s observation into ``out``.
 - ``encode_state(rec, out)``: write the full state vector into ``out``.
 
+and, for search agents (ISMCTS), up to three more:
+
+- ``determinize(rec, player, words)``: resample in place everything ``player`` cannot
+  see, drawing from the generator ``words`` (and reseed the record's own RNG from it).
+- ``policy(obs, mask, words) -> int``: a cheap rollout policy reading one observation
+  (default: uniform over ``mask``).
+- ``evaluate(rec, values)``: per-seat value estimates in [-1, 1] of a running game, for
+  rollouts cut short (default: the returns so far).
+
 The drivers below (``step_one``, ``batch_step``, ...) are written once and compiled
 once per record dtype: ``game_apply(rec, a)`` and friends resolve, at compile time, to
 the kernels registered for ``rec``'s dtype (numba ``overload``), and in plain Python
@@ -34,10 +43,18 @@ from .rng import randint
 _GAMES: dict = {}  # record dtype -> SimpleNamespace(reset, apply, legal, encode, encode_state)
 
 
-def register_game(state_dtype, reset, apply, legal, encode, encode_state) -> None:
+def register_game(state_dtype, reset, apply, legal, encode, encode_state,
+                  determinize=None, policy=None, evaluate=None) -> None:
     """Register a game's single-record kernels for records of ``state_dtype``."""
     _GAMES[np.dtype(state_dtype)] = SimpleNamespace(
-        reset=reset, apply=apply, legal=legal, encode=encode, encode_state=encode_state)
+        reset=reset, apply=apply, legal=legal, encode=encode, encode_state=encode_state,
+        determinize=determinize, policy=policy, evaluate=evaluate)
+
+
+def has_kernel(state_dtype, name: str) -> bool:
+    """Whether the game of ``state_dtype`` registered the optional kernel ``name``."""
+    game = _GAMES.get(np.dtype(state_dtype))
+    return game is not None and getattr(game, name, None) is not None
 
 
 def _kernels(rec_type):
@@ -72,6 +89,29 @@ def game_encode_state(rec, out):
     _GAMES[rec.dtype].encode_state(rec, out)
 
 
+def game_determinize(rec, player, words):
+    """Resample ``player``'s unseen information (the registered ``determinize``)."""
+    fn = _GAMES[rec.dtype].determinize
+    if fn is None:
+        raise TypeError("fatezoo: this game registered no determinize kernel")
+    fn(rec, player, words)
+
+
+def game_policy(obs, mask, words, rec):
+    """Rollout policy action for ``obs``/``mask`` (``rec`` only selects the game)."""
+    fn = _GAMES[rec.dtype].policy
+    return random_legal(mask, words) if fn is None else fn(obs, mask, words)
+
+
+def game_evaluate(rec, values):
+    """Per-seat value estimates of a running game (the registered ``evaluate``)."""
+    fn = _GAMES[rec.dtype].evaluate
+    if fn is None:
+        values[: rec["num_players"]] = rec["returns"][: rec["num_players"]]
+    else:
+        fn(rec, values)
+
+
 @overload(game_reset, jit_options={"cache": True})
 def _ov_reset(rec):
     fn = _kernels(rec).reset
@@ -100,6 +140,33 @@ def _ov_encode(rec, player, omniscient, out):
 def _ov_encode_state(rec, out):
     fn = _kernels(rec).encode_state
     return lambda rec, out: fn(rec, out)
+
+
+@overload(game_determinize, jit_options={"cache": True})
+def _ov_determinize(rec, player, words):
+    fn = _kernels(rec).determinize
+    if fn is None:
+        raise TypeError("fatezoo: this game registered no determinize kernel")
+    return lambda rec, player, words: fn(rec, player, words)
+
+
+@overload(game_policy, jit_options={"cache": True})
+def _ov_policy(obs, mask, words, rec):
+    fn = _kernels(rec).policy
+    if fn is None:
+        return lambda obs, mask, words, rec: random_legal(mask, words)
+    return lambda obs, mask, words, rec: fn(obs, mask, words)
+
+
+@overload(game_evaluate, jit_options={"cache": True})
+def _ov_evaluate(rec, values):
+    fn = _kernels(rec).evaluate
+    if fn is None:
+        def copy_returns(rec, values):
+            for p in range(rec["num_players"]):
+                values[p] = rec["returns"][p]
+        return copy_returns
+    return lambda rec, values: fn(rec, values)
 
 
 @njit(cache=True)
@@ -339,6 +406,42 @@ def batch_step(states, actions, masks, obs, rewards, terminated, truncated, auto
     """Step every row (action < 0: no-op for an ended row) and encode the next observations."""
     for i in prange(states.shape[0]):
         step_row(states, i, actions, masks, obs, rewards, terminated, truncated, auto_reset)
+
+
+@njit(cache=True, parallel=True)
+def batch_step_some(states, actions, masks, rewards, terminated, truncated):
+    """Step only the rows whose action is >= 0 (no observations encoded).
+
+    Rows with action < 0 are left untouched except that their ``rewards`` are zeroed;
+    ``terminated``/``truncated`` are written for every row.
+    """
+    for i in prange(states.shape[0]):
+        rec = states[i]
+        n = rec["num_players"]
+        if actions[i] >= 0:
+            step_record(rec, actions[i], masks[i])
+            for p in range(n):
+                rewards[i, p] = rec["rewards"][p]
+        else:
+            for p in range(n):
+                rewards[i, p] = 0.0
+        terminated[i] = rec["terminated"]
+        truncated[i] = rec["truncated"]
+
+
+@njit(cache=True, parallel=True)
+def batch_reset_some(states, flags, masks):
+    """Deal a new game in every row with ``flags[i]`` set (options and RNG kept)."""
+    for i in prange(states.shape[0]):
+        if flags[i]:
+            reset_record(states[i], masks[i])
+
+
+@njit(cache=True, parallel=True)
+def encode_rows(states, rows, players, obs):
+    """Write the observation of row ``rows[j]`` for seat ``players[j]`` into ``obs[j]``."""
+    for j in prange(rows.shape[0]):
+        game_encode(states[rows[j]], players[j], 0, obs[j])
 
 
 @njit(cache=True, parallel=True)

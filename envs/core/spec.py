@@ -39,6 +39,8 @@ class GameSpec:
         default_max_turns: truncation limit in player turns.
         option_defaults: the game's own options and defaults (for the CLI and docs).
         format_version: the record format, stored in each record's ``<game>_format``.
+        rollout_depth: ISMCTS rollout decisions before the game's ``evaluate`` scores
+            the position (0: rollouts play to the end).
     """
 
     name: str
@@ -61,6 +63,7 @@ class GameSpec:
     default_max_turns: int = 1000
     option_defaults: dict = field(default_factory=dict)
     format_version: int = 1
+    rollout_depth: int = 0
 
     def options(self, num_players=2, max_turns=None, reward="win", **game_options) -> dict:
         """Validate the common and game options; return the record fields they set."""

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from fatezoo.envs.core.kernels import register_game
 from fatezoo.envs.core.spec import GameSpec
 
-from . import rules  # registers the kernels with the core
+from . import rules
 from .cards import FATE_MOON, FATE_SUN
-from .encode import OBS_DOCS, OBS_LAYOUT, OBS_SIZE, STATE_SIZE
-from .heuristic import heuristic_actions
+from .encode import OBS_DOCS, OBS_LAYOUT, OBS_SIZE, STATE_SIZE, encode, encode_state
+from .heuristic import act_one, heuristic_actions
 from .render import render_ansi, render_svg
 from .state import ACTION_NAMES, NUM_ACTIONS, NUM_CARDS, NUM_EFFECTS, STATE_DTYPE, Phase
 
@@ -112,6 +113,10 @@ def determinize(rec, player: int, rng: np.random.Generator) -> None:
     rules.determinize_record(rec, int(player), words)
 
 
+register_game(STATE_DTYPE, rules.reset_game, rules.apply_action, rules.legal_mask, encode,
+              encode_state, determinize=rules.determinize_record, policy=act_one,
+              evaluate=rules.evaluate)
+
 SPEC = GameSpec(
     name="fatefell",
     gym_id="fatezoo/Fatefell-v0",
@@ -132,6 +137,7 @@ SPEC = GameSpec(
     heuristic=heuristic_actions,
     default_max_turns=1000,
     option_defaults=OPTION_DEFAULTS,
+    rollout_depth=40,
 )
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)

@@ -9,11 +9,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fatezoo.envs.core.kernels import register_game, split_rewards
+from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.rng import next_u32, randint, shuffle
 from fatezoo.envs.core.state import REWARD_SCORE
 
-from .encode import encode, encode_state
 from .state import (
     DECLARE,
     DISCARD,
@@ -26,7 +25,6 @@ from .state import (
     PAIRS,
     PILE,
     SLOT,
-    STATE_DTYPE,
     TARGET,
     Effect,
     Phase,
@@ -711,6 +709,11 @@ def determinize_record(rec, player, words):
     for i in range(rec["out_n"]):
         fpool[f] = rec["out"][i]
         f += 1
+    # Sorted first, so the result depends only on what ``player`` knows and on
+    # ``words``: any arrangement of the hidden cards consistent with the same
+    # observation gives the same determinization (no peeking through card order).
+    pool[:k].sort()
+    fpool[:f].sort()
     shuffle(pool, k, words)
     shuffle(fpool, f, words)
     j = 0
@@ -736,4 +739,23 @@ def determinize_record(rec, player, words):
         rec["rng"][i] = next_u32(words) | (1 if i == 0 else 0)
 
 
-register_game(STATE_DTYPE, reset_game, apply_action, legal_mask, encode, encode_state)
+EVAL_SCALE = 10.0  # points of lead worth tanh(1) ~ 0.76 of a win
+
+
+@njit(cache=True)
+def evaluate(rec, values):
+    """Value estimates of a running game: tanh of each seat's point lead over the others.
+
+    A seat's points are its total so far plus its current layout (unmatched cards), so
+    this reads hidden cards: ISMCTS calls it only on determinized records.
+    """
+    n = rec["num_players"]
+    est = np.zeros(4)
+    for p in range(n):
+        est[p] = rec["total"][p] + season_points(rec, p)
+    for p in range(n):
+        others = 0.0
+        for q in range(n):
+            if q != p:
+                others += est[q]
+        values[p] = np.tanh((others / (n - 1) - est[p]) / EVAL_SCALE)

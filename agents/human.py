@@ -1,0 +1,111 @@
+"""A person at the terminal as an agent (used by ``fatezoo play``).
+
+The person sees the game from their own seat only (others' hidden cards are redacted by
+the game's ``render_ansi(record, seat)``), picks an action id from the listed legal
+actions, and can type ``q`` (or end the input) to quit, which raises :class:`Quit`.
+Bad input gets a message and a new prompt; nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from fatezoo.envs.core.registry import get_spec
+
+from .base import Agent
+
+PROMPT = "action> "
+
+
+class Quit(Exception):
+    """The person asked to stop (``q`` or end of input)."""
+
+
+def legal_listing(spec, mask) -> str:
+    """The legal actions of ``mask`` as lines ``  id  name``."""
+    return "\n".join(f"  {a:>3}  {spec.action_names[a]}" for a in np.flatnonzero(mask))
+
+
+def parse_choice(text: str, mask) -> tuple[int | None, str | None]:
+    """Parse one line of input against the legal ``mask``.
+
+    Args:
+        text: the line typed (without the newline).
+        mask: the int8 legal-action mask.
+
+    Returns:
+        (action, None) for a legal action id, or (None, message) explaining what is wrong.
+    """
+    s = text.strip()
+    legal = np.flatnonzero(mask).tolist()
+    if not s:
+        return None, f"please type an action id, one of {legal} (q quits)"
+    try:
+        a = int(s)
+    except ValueError:
+        return None, f"not an action id: {s!r}; type one of {legal} (q quits)"
+    if not 0 <= a < len(mask):
+        return None, f"action {a} is out of range [0, {len(mask)}); type one of {legal}"
+    if not mask[a]:
+        return None, f"action {a} is not legal now; type one of {legal}"
+    return a, None
+
+
+class HumanAgent(Agent):
+    """Asks a person for each action, showing the game from the person's seat.
+
+    Args:
+        game: registered game name.
+        stdin: input stream (default ``sys.stdin``).
+        stdout: output stream (default ``sys.stdout``).
+    """
+
+    name = "human"
+    needs_records = True
+
+    def __init__(self, game: str, stdin=None, stdout=None):
+        super().__init__(None)
+        self.spec = get_spec(game)
+        self.stdin = stdin
+        self.stdout = stdout
+
+    def say(self, text: str = "") -> None:
+        """Write one line to the person."""
+        out = self.stdout or sys.stdout
+        out.write(text + "\n")
+        out.flush()
+
+    def ask(self, record, mask) -> int:
+        """Show ``record`` from its current player's seat and read a legal action."""
+        stdin = self.stdin or sys.stdin
+        out = self.stdout or sys.stdout
+        seat = int(record["current_player"])
+        self.say()
+        self.say(self.spec.render_ansi(record, seat))
+        self.say("legal actions:")
+        self.say(legal_listing(self.spec, mask))
+        while True:
+            out.write(PROMPT)
+            out.flush()
+            line = stdin.readline()
+            if not line:
+                self.say()
+                self.say("end of input: quitting")
+                raise Quit
+            if line.strip().lower() in ("q", "quit", "exit"):
+                self.say("quitting")
+                raise Quit
+            a, err = parse_choice(line, mask)
+            if err is None:
+                return a
+            self.say(f"error: {err}")
+
+    def act_records(self, records, masks):
+        """One action per record, asked in turn."""
+        return np.array([self.ask(r, m) for r, m in zip(records, masks)], np.int64)
+
+    def act_batch(self, obs, masks):
+        """A person needs the rendered game: use :meth:`act_records`."""
+        raise TypeError("HumanAgent shows the game record: call act_records(records, masks)")

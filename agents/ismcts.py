@@ -1,0 +1,249 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS), run in numba.
+
+The searcher sees a game only through its ``determinize`` kernel: each simulation
+copies the record of the decision, resamples in the copy everything the player to
+move cannot see (the game's ``determinize``, seeded from the agent's own generator),
+and then walks one tree shared by all determinizations (Cowling, Powley and Whitehouse
+2012, "SO-ISMCTS"):
+
+1. Selection: among the children legal in this determinization, the highest
+   ``mean + c * sqrt(ln(availability) / visits)``; availability counts the simulations
+   in which the child was legal, which keeps rarely-legal moves from being over-explored.
+2. Expansion: the first node with a legal action not yet in the tree gets one child, for
+   a uniformly drawn untried action.
+3. Rollout: the rollout policy (the game's registered ``policy`` kernel, e.g. its
+   heuristic, or uniform random) plays on for ``depth`` decisions (0: to the end).
+4. Backpropagation: a game that ended scores its returns; a rollout cut short scores
+   the game's ``evaluate`` estimates. Every node on the path adds the value of the seat
+   that chose the action leading to it.
+
+The move played is the root child with the most visits (ties: higher mean). Rows of a
+batch are searched in parallel (``prange``); every simulation of a row runs inside one
+numba call, through the same kernels as the envs (``step_record`` and friends).
+Because the true hidden cards are resampled before they are read (games sort the pool
+of unseen cards before shuffling it), the agent's choices depend only on the viewer's
+information set and its seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from fatezoo.agents.base import Agent
+from fatezoo.envs.core.kernels import (
+    game_determinize,
+    game_encode,
+    game_evaluate,
+    game_legal,
+    game_policy,
+    has_kernel,
+    random_legal,
+    step_record,
+)
+from fatezoo.envs.core.registry import get_spec
+from fatezoo.envs.core.rng import randint
+from fatezoo.envs.core.state import MAX_PLAYERS
+
+
+@njit(cache=True)
+def _rollout_action(rec, mask, obs, words, use_policy):
+    if use_policy:
+        game_encode(rec, rec["current_player"], 0, obs)
+        return game_policy(obs, mask, words, rec)
+    return random_legal(mask, words)
+
+
+@njit(cache=True)
+def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num_actions,
+               obs_size, visits_out):
+    """Run ``sims`` simulations from the decision in ``root_u8[i]``; return the action.
+
+    ``work[i]`` (viewed as bytes by ``work_u8[i]``) is scratch for the determinized copy.
+    ``visits_out`` receives the root children's visit counts.
+    """
+    max_nodes = sims + 1
+    children = np.full((max_nodes, num_actions), -1, np.int32)
+    visits = np.zeros(max_nodes)
+    value = np.zeros(max_nodes)
+    avail = np.zeros(max_nodes)
+    mover = np.zeros(max_nodes, np.int64)
+    path = np.zeros(max_nodes + 1, np.int64)
+    mask = np.zeros(num_actions, np.int8)
+    obs = np.zeros(obs_size, np.float32)
+    values = np.zeros(MAX_PLAYERS)
+    nodes = 1
+    work_u8[i, :] = root_u8[i, :]
+    viewer = work[i]["current_player"]
+    for _ in range(sims):
+        work_u8[i, :] = root_u8[i, :]
+        rec = work[i]
+        game_determinize(rec, viewer, words)
+        game_legal(rec, mask)
+        node = 0
+        plen = 1
+        path[0] = 0
+        # selection and expansion
+        while not (rec["terminated"] or rec["truncated"]):
+            untried = 0
+            for a in range(num_actions):
+                if mask[a]:
+                    ch = children[node, a]
+                    if ch < 0:
+                        untried += 1
+                    else:
+                        avail[ch] += 1.0
+            player = rec["current_player"]
+            if untried > 0:
+                k = randint(words, untried)
+                pick = -1
+                for a in range(num_actions):
+                    if mask[a] and children[node, a] < 0:
+                        if k == 0:
+                            pick = a
+                            break
+                        k -= 1
+                child = nodes
+                nodes += 1
+                children[node, pick] = child
+                mover[child] = player
+                avail[child] = 1.0
+                step_record(rec, pick, mask)
+                path[plen] = child
+                plen += 1
+                break
+            best = -1
+            best_score = -np.inf
+            for a in range(num_actions):
+                if mask[a]:
+                    ch = children[node, a]
+                    score = value[ch] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
+                    if score > best_score:
+                        best, best_score = a, score
+            node = children[node, best]
+            step_record(rec, best, mask)
+            path[plen] = node
+            plen += 1
+        # rollout
+        steps = 0
+        while not (rec["terminated"] or rec["truncated"]) and (depth <= 0 or steps < depth):
+            step_record(rec, _rollout_action(rec, mask, obs, words, use_policy), mask)
+            steps += 1
+        if rec["terminated"] or rec["truncated"]:
+            for p in range(rec["num_players"]):
+                values[p] = rec["returns"][p]
+        else:
+            game_evaluate(rec, values)
+        for j in range(1, plen):
+            nd = path[j]
+            visits[nd] += 1.0
+            value[nd] += values[mover[nd]]
+    best = -1
+    for a in range(num_actions):
+        ch = children[0, a]
+        visits_out[a] = 0.0 if ch < 0 else visits[ch]
+        if ch >= 0 and (best < 0 or visits[ch] > visits[children[0, best]]
+                        or (visits[ch] == visits[children[0, best]]
+                            and value[ch] / visits[ch] > value[children[0, best]]
+                            / visits[children[0, best]])):
+            best = a
+    return best
+
+
+@njit(cache=True, parallel=True)
+def search_batch(work, work_u8, root_u8, sims, c, depth, use_policy, words, num_actions,
+                 obs_size, actions, visits):
+    """:func:`search_row` for every row, in parallel."""
+    for i in prange(work.shape[0]):
+        actions[i] = search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy,
+                                words[i], num_actions, obs_size, visits[i])
+
+
+@njit(cache=True)
+def search_serial(work, work_u8, root_u8, sims, c, depth, use_policy, words, num_actions,
+                  obs_size, actions, visits):
+    """:func:`search_batch` without threads (cheaper for a few rows)."""
+    for i in range(work.shape[0]):
+        actions[i] = search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy,
+                                words[i], num_actions, obs_size, visits[i])
+
+
+def _as_int(name, value, low):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"ismcts: {name} must be an int >= {low}, got {value!r}")
+    return int(value)
+
+
+class ISMCTSAgent(Agent):
+    """Single-observer ISMCTS over the game's ``determinize`` (see the module docs).
+
+    Args:
+        game: registered game name (it must register a ``determinize`` kernel).
+        sims: simulations per decision.
+        rollout: ``"heuristic"`` (the game's registered rollout policy) or ``"random"``;
+            None picks heuristic where the game has one.
+        c: exploration constant of the selection rule (values are in [-1, 1]).
+        depth: rollout decisions before the game's ``evaluate`` scores the position
+            (0: play every rollout to the end); None takes the game's ``rollout_depth``.
+        seed: the agent's generator seed (None: fresh entropy).
+    """
+
+    name = "ismcts"
+    needs_records = True
+
+    def __init__(self, game: str, sims: int = 200, rollout: str | None = None, c: float = 1.4,
+                 depth: int | None = None, seed=None):
+        super().__init__(seed)
+        self.spec = get_spec(game)
+        self.game = game
+        if not has_kernel(self.spec.state_dtype, "determinize"):
+            raise ValueError(f"ismcts: {game} registers no determinize kernel")
+        self.sims = _as_int("sims", sims, 1)
+        has_policy = has_kernel(self.spec.state_dtype, "policy")
+        if rollout is None:
+            rollout = "heuristic" if has_policy else "random"
+        if rollout not in ("heuristic", "random"):
+            raise ValueError(f"ismcts: rollout must be 'heuristic' or 'random', got {rollout!r}")
+        if rollout == "heuristic" and not has_policy:
+            raise ValueError(f"ismcts: {game} registers no rollout policy; use rollout=random")
+        self.rollout = rollout
+        if isinstance(c, bool) or not isinstance(c, (int, float, np.floating)) or not c >= 0:
+            raise ValueError(f"ismcts: c must be a number >= 0, got {c!r}")
+        self.c = float(c)
+        self.depth = _as_int("depth", self.spec.rollout_depth if depth is None else depth, 0)
+        self.last_visits = None
+
+    def act_batch(self, obs, masks):
+        """ISMCTS needs the game records; use :meth:`act_records`."""
+        raise TypeError("ISMCTSAgent searches game records: call act_records(records, masks) "
+                        "(the arena and `fatezoo play` do)")
+
+    def act_records(self, records, masks):
+        """One searched action per record (each at a decision of its current player)."""
+        roots = np.array(records, dtype=self.spec.state_dtype, copy=True).reshape(-1)
+        masks = np.ascontiguousarray(masks, np.int8)
+        b = len(roots)
+        if masks.shape != (b, self.spec.num_actions):
+            raise ValueError(f"ismcts: masks must have shape ({b}, {self.spec.num_actions}), "
+                             f"got {masks.shape}")
+        if (roots["terminated"] != 0).any() or (roots["truncated"] != 0).any():
+            raise ValueError("ismcts: every record must be at a decision (game not over)")
+        work = roots.copy()
+        root_u8 = roots.view(np.uint8).reshape(b, -1)
+        work_u8 = work.view(np.uint8).reshape(b, -1)
+        actions = np.empty(b, np.int64)
+        visits = np.zeros((b, self.spec.num_actions))
+        search = search_serial if b < 2 else search_batch
+        search(work, work_u8, root_u8, self.sims, self.c, self.depth,
+               self.rollout == "heuristic", self._rng(b), self.spec.num_actions,
+               self.spec.obs_size, actions, visits)
+        bad = np.flatnonzero(masks[np.arange(b), actions] == 0)
+        if bad.size:
+            raise RuntimeError(f"ismcts: searched action {actions[bad[0]]} is not legal in row "
+                               f"{bad[0]} (is the mask that of the record's current player?)")
+        self.last_visits = visits
+        return actions
+
+    def __repr__(self):
+        return (f"ISMCTSAgent({self.game!r}, sims={self.sims}, rollout={self.rollout!r}, "
+                f"c={self.c}, depth={self.depth})")

@@ -1,0 +1,88 @@
+"""A trained MaskablePPO policy as an agent.
+
+SB3 checkpoints (``.zip``) hold pickled Python objects: loading one can run arbitrary
+code. Load only checkpoints you made or otherwise trust; :class:`PolicyAgent` loads only
+from the path you give it and never downloads anything.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from fatezoo.envs.core.registry import get_spec
+
+from .base import Agent
+
+
+def policy_actions(policy, obs: np.ndarray, masks: np.ndarray, deterministic: bool = True,
+                   generator=None) -> np.ndarray:
+    """Actions of an sb3-contrib ``MaskableActorCriticPolicy`` for a batch.
+
+    Args:
+        policy: the policy (``model.policy``).
+        obs: (B, D) float32 observations.
+        masks: (B, A) legal-action masks.
+        deterministic: take the most likely legal action instead of sampling.
+        generator: a ``torch.Generator`` for sampling (None: torch's global one).
+
+    Returns:
+        (B,) int64 actions, each legal in its mask.
+    """
+    import torch
+
+    with torch.no_grad():
+        obs_t = torch.as_tensor(np.asarray(obs, np.float32), device=policy.device)
+        dist = policy.get_distribution(obs_t, action_masks=np.asarray(masks, bool))
+        if deterministic:
+            actions = dist.mode()
+        else:
+            probs = dist.distribution.probs
+            actions = torch.multinomial(probs, 1, generator=generator).squeeze(1)
+    return actions.cpu().numpy().astype(np.int64)
+
+
+class PolicyAgent(Agent):
+    """A MaskablePPO checkpoint (see the module docs on trusting checkpoint files).
+
+    Args:
+        path: the ``.zip`` written by ``fatezoo train`` (or ``model.save``).
+        game: the game it was trained on (its spaces are checked against the game's).
+        deterministic: play the most likely legal action (default) or sample.
+        seed: seed of the sampling generator (only used when not deterministic).
+    """
+
+    name = "ppo"
+
+    def __init__(self, path, game: str, deterministic: bool = True, seed=None):
+        super().__init__(seed)
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"ppo: no checkpoint file at {str(path)!r}")
+        try:
+            from sb3_contrib import MaskablePPO
+        except ImportError as e:  # pragma: no cover - depends on the install
+            raise ImportError("ppo agents need the train extra: pip install 'fatezoo[train]'") \
+                from e
+        import torch
+
+        self.spec = spec = get_spec(game)
+        self.path = str(path)
+        self.model = MaskablePPO.load(str(path), device="cpu")
+        shape = self.model.observation_space.shape
+        n = getattr(self.model.action_space, "n", None)
+        if shape != (spec.obs_size,) or n != spec.num_actions:
+            raise ValueError(f"ppo: checkpoint {str(path)!r} has observations {shape} and "
+                             f"{n} actions; {game} needs ({spec.obs_size},) and "
+                             f"{spec.num_actions}")
+        self.deterministic = bool(deterministic)
+        self._generator = torch.Generator()
+        self._generator.manual_seed(0 if seed is None else int(seed))
+
+    def act_batch(self, obs, masks):
+        """The policy's actions (masked to the legal ones)."""
+        return policy_actions(self.model.policy, obs, masks, self.deterministic, self._generator)
+
+    def __repr__(self):
+        return f"PolicyAgent({self.path!r})"
