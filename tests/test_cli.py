@@ -14,7 +14,7 @@ import pytest
 
 import fatezoo
 from fatezoo.agents import make_agent
-from fatezoo.training.arena import make_lineups, run_arena, wilson_interval
+from fatezoo.training.arena import make_lineups, run_arena, split_agents, wilson_interval
 from fatezoo.training.play import parse_choice, play
 from fatezoo.training.progress import Progress
 from fatezoo.training.replay import ReplayError, replay_record
@@ -85,7 +85,21 @@ def test_arena_text_and_bad_agent():
     assert out.returncode == 0, out.stderr
     assert "win rate of row vs column" in out.stdout and "ratings" in out.stdout
     bad = run_cli("arena", GAME, "--agents", "random,nobody", "--games", 4)
-    assert bad.returncode == 2 and "unknown agent 'nobody'" in bad.stderr
+    assert bad.returncode == 2 and "unknown agent spec 'nobody'" in bad.stderr
+
+
+def test_arena_search_agent_and_plot(tmp_path):
+    png = tmp_path / "arena.png"
+    out = run_cli("arena", GAME, "--agents", "ismcts:sims=4,depth=5,random", "--games", 2,
+                  "--seasons", 1, "--plot", png)
+    assert out.returncode == 0, out.stderr
+    assert "ismcts:sims=4,depth=5" in out.stdout and "random" in out.stdout
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_split_agents_keeps_search_options_together():
+    assert split_agents("random, ismcts:sims=8,c=2,heuristic,ppo:a/b.zip") == [
+        "random", "ismcts:sims=8,c=2", "heuristic", "ppo:a/b.zip"]
 
 
 def test_arena_api_three_players_and_elo():

@@ -364,3 +364,64 @@ def format_result(result: dict) -> str:
         lines.append(f"{a.ljust(first)}  {r['mu']:8.3f}  {sigma:>7}  {r['ordinal']:8.3f}  "
                      f"{score:>6}  {pa['games']}")
     return "\n".join(lines)
+
+
+def split_agents(text: str) -> list[str]:
+    """Split an ``--agents`` list on commas; ``key=value`` parts continue the agent before.
+
+    >>> split_agents("ismcts:sims=200,rollout=random,heuristic,ppo:runs/a.zip")
+    ['ismcts:sims=200,rollout=random', 'heuristic', 'ppo:runs/a.zip']
+    """
+    agents: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        head = part.split("=", 1)[0]
+        if agents and "=" in part and ":" not in head and ":" in agents[-1]:
+            agents[-1] += "," + part
+        else:
+            agents.append(part)
+    return agents
+
+
+def plot_result(result: dict, path: str) -> None:
+    """Save the win-rate matrix (with 95% CIs) and the ratings as one PNG at ``path``."""
+    try:
+        import matplotlib
+    except ImportError as e:  # pragma: no cover - depends on the install
+        raise ImportError("--plot needs matplotlib: pip install 'fatezoo[train]'") from e
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = result["agents"]
+    k = len(labels)
+    grid = np.full((k, k), np.nan)
+    for i, a in enumerate(labels):
+        for j, b in enumerate(labels):
+            if i != j and result["matrix"][a][b] is not None:
+                grid[i, j] = result["matrix"][a][b]
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(6 + 1.6 * k, 2.5 + 0.9 * k),
+                                 gridspec_kw={"width_ratios": [1.3, 1]})
+    im = ax.imshow(grid, vmin=0.0, vmax=1.0, cmap="RdYlGn")
+    for i, a in enumerate(labels):
+        for j, b in enumerate(labels):
+            if i == j or np.isnan(grid[i, j]):
+                continue
+            lo, hi = result["ci"][a][b]
+            ax.text(j, i, f"{100 * grid[i, j]:.1f}%\n[{100 * lo:.0f}, {100 * hi:.0f}]",
+                    ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(k), labels, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(k), labels, fontsize=8)
+    ax.set_xlabel("opponent")
+    ax.set_title("win rate of row vs column (95% CI)", fontsize=9)
+    fig.colorbar(im, ax=ax, fraction=0.046)
+    ranked = sorted(labels, key=lambda a: result["ratings"][a]["ordinal"])
+    mus = [result["ratings"][a]["mu"] for a in ranked]
+    sig = [result["ratings"][a]["sigma"] or 0.0 for a in ranked]
+    bx.barh(range(k), mus, xerr=sig, color="tab:blue", alpha=0.8)
+    bx.set_yticks(range(k), ranked, fontsize=8)
+    bx.set_xlabel(f"rating ({result['rating_model']}), mu +- sigma")
+    bx.set_title(f"{result['game']}: {result['games']} games", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

@@ -106,7 +106,9 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    p.add_argument("--opponent", default="heuristic", help="random or heuristic (default)")
+    p.add_argument("--opponent", default="heuristic",
+                   help="agent spec for the other seats: random, heuristic (default), "
+                        "ismcts[:sims=N,...], ppo:PATH")
     p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     p.add_argument("--save", default=None, metavar="FILE",
                    help="write the game record JSON here at the end (for fatezoo replay)")
@@ -121,7 +123,10 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser("arena", help="round robin between agents: win rates and ratings")
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--agents", default="random,heuristic",
-                   help="comma-separated agent specs (default random,heuristic)")
+                   help="comma-separated agent specs: random, heuristic, "
+                        "ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40], ppo:PATH "
+                        "(key=value parts continue the agent before; default "
+                        "random,heuristic)")
     p.add_argument("--games", type=int, default=1000, help="total games (default 1000)")
     p.add_argument("--players", type=int, default=2, help="players per game (default 2)")
     p.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
@@ -129,6 +134,8 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--elo", action="store_true", help="rate with Elo even if openskill exists")
+    p.add_argument("--plot", default=None, metavar="OUT.png",
+                   help="also save the win-rate matrix and ratings as a PNG")
     add_game_options(p, game)
 
     p = sub.add_parser("bench", help="benchmark the core, the AEC loop and the gym wrapper")
@@ -185,9 +192,9 @@ def cmd_replay(args) -> int:
 
 def cmd_arena(args) -> int:
     """``fatezoo arena``."""
-    from .arena import format_result, run_arena
+    from .arena import format_result, plot_result, run_arena, split_agents
 
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    agents = split_agents(args.agents)
     if len(agents) < 2:
         raise ValueError(f"--agents needs at least 2 comma-separated agents, got {args.agents!r}")
     result = run_arena(args.game, agents, games=args.games, num_players=args.players,
@@ -201,6 +208,9 @@ def cmd_arena(args) -> int:
         print(json.dumps(result))
     else:
         print(format_result(result))
+    if args.plot:
+        plot_result(result, args.plot)
+        print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
 
 
