@@ -131,3 +131,13 @@ def test_play_against_ismcts_opponent():
          stdout=out)
     text = out.getvalue()
     assert "player_0: " in text and "quitting" in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_plays_search_and_baselines_in_the_arena(game):
+    spec = get_spec(game)
+    agents = ["ismcts:sims=6,depth=8", "random"] + (["heuristic"] if spec.heuristic else [])
+    result = run_arena(game, agents, games=2 * len(agents), seed=1, progress=False,
+                       options={"max_turns": 60})
+    assert sum(result["per_agent"][a]["games"] for a in agents) == 4 * len(agents)
+    assert set(result["ratings"]) == set(agents)
