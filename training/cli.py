@@ -7,6 +7,8 @@ Commands (each works for every registered game)::
     fatezoo replay FILE [--seat S] [--last]        replay a saved game record (JSON)
     fatezoo arena GAME --agents a,b --games N      round robin: win rates and ratings
     fatezoo bench [GAME|all] [--envs B]            steps/s of the core, AEC loop, gym
+    fatezoo bench GAME --training                  MaskablePPO steps/s: core vs gym wrapper
+    fatezoo train GAME [--timesteps N]             MaskablePPO self-play on the batched core
 
 A game's own options (its ``option_defaults``) become flags of ``play``, ``arena`` and
 ``bench`` when the game is named: ``fatezoo play fatefell --advanced --seasons 2``. A
@@ -23,21 +25,22 @@ import sys
 
 from fatezoo.envs.core.registry import game_names, get_spec
 
-COMMANDS = ("list", "play", "replay", "arena", "bench")
-GAME_COMMANDS = ("play", "arena", "bench")
+COMMANDS = ("list", "play", "replay", "arena", "bench", "train")
+GAME_COMMANDS = ("play", "arena", "bench", "train")
 
 
 def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def add_game_options(parser: argparse.ArgumentParser, game: str | None) -> None:
+def add_game_options(parser: argparse.ArgumentParser, game: str | None,
+                     reward_default: str = "win") -> None:
     """Add the common env options and, if ``game`` is known, flags for its own options."""
     group = parser.add_argument_group("game options")
     group.add_argument("--max-turns", type=int, default=None,
                        help="truncation limit in player turns (default: the game's)")
     group.add_argument("--reward", choices=("win", "score"), default=None,
-                       help="reward mode (default: win)")
+                       help=f"reward mode (default: {reward_default})")
     group.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                        help="a game option by name (value parsed as JSON if possible)")
     if game not in game_names():
@@ -148,7 +151,18 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--openspiel-game", default="leduc_poker",
                    help="OpenSpiel reference game (default leduc_poker)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--training", action="store_true",
+                   help="instead: MaskablePPO training steps/s on the batched self-play env "
+                        "vs the gym wrapper in a DummyVecEnv (same run, same settings)")
+    p.add_argument("--rollouts", type=int, default=3,
+                   help="with --training: PPO rollouts timed per side (default 3)")
     add_game_options(p, game if game != "all" else None)
+
+    from .train import add_train_arguments
+
+    p = sub.add_parser("train", help="train MaskablePPO by self-play on the batched core")
+    add_train_arguments(p)
+    add_game_options(p, game, reward_default="score while training; evals use win")
     return parser
 
 
@@ -218,6 +232,8 @@ def cmd_bench(args) -> int:
     """``fatezoo bench``."""
     from .bench import format_bench, run_bench
 
+    if args.training:
+        return cmd_bench_training(args)
     games = list(game_names()) if args.game == "all" else [args.game]
     for g in games:
         get_spec(g)
@@ -239,8 +255,37 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_bench_training(args) -> int:
+    """``fatezoo bench GAME --training``."""
+    from .bench_training import bench_training, format_training_bench
+
+    if args.game == "all":
+        raise ValueError("--training benchmarks one game: name it (fatezoo bench fatefell "
+                         "--training)")
+    envs = None if args.envs == 1024 else args.envs  # 1024 is the core bench's default
+    result = bench_training(args.game, rollouts=args.rollouts, num_envs=envs,
+                            num_players=args.players, seed=args.seed,
+                            options=game_options(args) or None,
+                            log=lambda s: print(s, file=sys.stderr, flush=True))
+    print(json.dumps(result) if args.json else format_training_bench(result))
+    return 0
+
+
+def cmd_train(args) -> int:
+    """``fatezoo train``."""
+    from .train import options_from_args, train
+
+    result = train(options_from_args(args))
+    print(f"run: {result['run_dir']}")
+    print(f"checkpoint: {result['checkpoint']}  (fatezoo arena {args.game} --agents "
+          f"heuristic,ppo:{result['checkpoint']})")
+    for opp, rate in result["final_eval"].items():
+        print(f"win rate vs {opp}: {100 * rate:.1f}% over {result['final_eval_games']} games")
+    return 0
+
+
 HANDLERS = {"list": cmd_list, "play": cmd_play, "replay": cmd_replay, "arena": cmd_arena,
-            "bench": cmd_bench}
+            "bench": cmd_bench, "train": cmd_train}
 
 
 def main(argv: list[str] | None = None) -> int:
