@@ -42,6 +42,8 @@ OBS_FIELDS = [
     ("final_round", 2, "1 if a player completed both Matches; final turns left / 3"),
     ("num_players", 3, "one-hot 2, 3, 4 players"),
     ("progress", 2, "turn / max_turns, seasons left / 4"),
+    ("hand_matches", 4, "1 if the drawn card (seen) has the identity of your known slot"),
+    ("discard_matches", 2 * 4, "per pile, 1 if its top card has the identity of your known slot"),
 ]
 OBS_LAYOUT, OBS_SIZE, OBS_DOCS = build_layout(OBS_FIELDS)
 # start offsets of each field, as plain ints for the kernel
@@ -69,6 +71,8 @@ O_MATCHES = OBS_LAYOUT["matches"].start
 O_FINAL = OBS_LAYOUT["final_round"].start
 O_NP = OBS_LAYOUT["num_players"].start
 O_PROG = OBS_LAYOUT["progress"].start
+O_HAND_MATCH = OBS_LAYOUT["hand_matches"].start
+O_DISCARD_MATCH = OBS_LAYOUT["discard_matches"].start
 STATE_EXTRA = 64  # state_tensor: the draw pile, bottom to top, card id + 1 / 60
 STATE_SIZE = OBS_SIZE + STATE_EXTRA
 assert NUM_ACTIONS == 33 and MAX_P == 4 and NUM_FATE == 12
@@ -162,6 +166,36 @@ def encode(rec, viewer, omniscient, out):
     out[O_NP + n - 2] = 1.0
     out[O_PROG] = min(1.0, rec["turn"] / max(1, rec["max_turns"]))
     out[O_PROG + 1] = (rec["seasons"] - s) / 4.0
+    put_match_hints(rec, viewer, omniscient, out)
+
+
+@njit(cache=True)
+def own_ident_known(rec, viewer, omniscient, x):
+    """Identity of ``viewer``'s unmatched slot ``x`` if the viewer knows it, else -1."""
+    if rec["matched"][viewer, x] or not (omniscient or rec["known"][viewer, viewer, x]):
+        return -1
+    return int(rec["layout"][viewer, x]) >> 1
+
+
+@njit(cache=True)
+def put_match_hints(rec, viewer, omniscient, out):
+    """Flag own known slots whose identity the seen drawn card or a discard top shares.
+
+    Derived only from cards the viewer sees (the same conditions as the fields above),
+    so they add no information, only save a network from comparing one-hot identities.
+    """
+    h = rec["hand"]
+    see_hand = h >= 0 and (omniscient or viewer == rec["turn_player"] or rec["hand_from_discard"])
+    for x in range(4):
+        ident = own_ident_known(rec, viewer, omniscient, x)
+        if ident < 0:
+            continue
+        if see_hand and int(h) >> 1 == ident:
+            out[O_HAND_MATCH + x] = 1.0
+        for k in range(2):
+            m = rec["discard_n"][k]
+            if m > 0 and int(rec["discard"][k, m - 1]) >> 1 == ident:
+                out[O_DISCARD_MATCH + k * 4 + x] = 1.0
 
 
 @njit(cache=True)

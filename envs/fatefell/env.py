@@ -7,8 +7,8 @@
 | Actions | Discrete(33) |
 | Parallel API | No |
 | Agents | `player_0` .. `player_{n-1}`, n in 2-4 |
-| Observation | Dict: `observation` Box(-1, 1, (488,), float32), `action_mask` Box(0, 1, (33,), int8) |
-| State | Box(-1, 1, (552,), float32) |
+| Observation | Dict: `observation` Box(-1, 1, (500,), float32), `action_mask` Box(0, 1, (33,), int8) |
+| State | Box(-1, 1, (564,), float32) |
 | Rules | `envs/fatefell/RULES.md` |
 .. end
 
@@ -56,6 +56,8 @@ known until the card moves where you cannot follow it.
 | 481-482 | final_round | 1 if a player completed both Matches; final turns left / 3 | [0, 1] |
 | 483-485 | num_players | one-hot 2, 3, 4 players | [0, 1] |
 | 486-487 | progress | turn / max_turns, seasons left / 4 | [0, 1] |
+| 488-491 | hand_matches | 1 if the drawn card (seen) has the identity of your known slot | [0, 1] |
+| 492-499 | discard_matches | per pile, 1 if its top card has the identity of your known slot | [0, 1] |
 .. end
 
 ## Action mask
