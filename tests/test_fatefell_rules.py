@@ -402,6 +402,23 @@ def test_draw_from_draw_pile_is_secret():
     assert not g.obs(1)[hand].any()  # the other player does not see it
 
 
+def test_match_hints_flag_own_known_slots_only_from_seen_cards():
+    # player_0 [ 8mC][ 2mS]   player_1 [10sC][11mS]
+    #          [ 8sC][ 9mS]            [ 5mC][ 8sS]
+    # draw (top first): 8mS      discard (top first): 9mC
+    # player_0 knows its Revealed 8sC (slot 2) and 9mS (slot 3), not its Hidden 8mC.
+    lay = [["8mC", "2mS", "8sC", "9mS"], ["10sC", "11mS", "5mC", "8sS"]]
+    g = Game(n=2).arrange(lay, draw=["8mS"], discard=["9mC"])
+    hand, disc = OBS_LAYOUT["hand_matches"], OBS_LAYOUT["discard_matches"]
+    assert g.obs(0)[disc].tolist() == [0, 0, 0, 1, 0, 0, 0, 0]  # 9mC matches 9mS (slot 3)
+    assert not g.obs(0)[hand].any()  # nothing drawn yet
+    g.act(DRAW_DECK)  # 8mS: same identity as the Hidden 8mC, which player_0 has not seen
+    assert not g.obs(0)[hand].any()
+    g.r["known"][0, 0, 0] = 1  # once seen, the hint appears
+    assert g.obs(0)[hand].tolist() == [1, 0, 0, 0]
+    assert not g.obs(1)[hand].any()  # player_1 does not see the drawn card
+
+
 @pytest.mark.parametrize("slot", [0, 1, 2, 3])
 def test_swap_puts_old_card_face_up_on_discard(slot):
     # BASE2; player_0 draws 8sS and swaps it into `slot` (Hidden 0/1 or Revealed 2/3).
