@@ -1,0 +1,349 @@
+"""The self-play VecEnv, the training loop and the training benchmark.
+
+Rewards are checked against the PettingZoo AEC env by replaying recorded games; the
+training smoke tests use tiny budgets and never assert learning or speed.
+"""
+
+import csv
+
+import numpy as np
+import pytest
+
+import fatezoo
+from fatezoo.envs.core.registry import game_names, get_spec
+from fatezoo.envs.core.spec import IllegalActionError
+from fatezoo.training.selfplay import OpponentPool, SelfPlayVecEnv
+
+GAME = "fatefell"
+
+
+def random_actions(masks, rng):
+    return (rng.random(masks.shape) * masks).argmax(1)
+
+
+def run_env(env, steps, seed=0):
+    """Step ``env`` with random legal actions; per row: rewards and dones of each step."""
+    rng = np.random.default_rng(seed)
+    rewards, dones, infos = [], [], []
+    env.reset()
+    for _ in range(steps):
+        _, r, d, info = env.step(random_actions(env.action_masks(), rng))
+        rewards.append(r.copy())
+        dones.append(d.copy())
+        infos.append(info)
+    return np.array(rewards), np.array(dones), infos
+
+
+def replay_learner_rewards(game, episode, num_players, options):
+    """Replay a recorded game in the AEC env: the learner's reward between its turns.
+
+    Returns the list c where c[0] is what the learner had accumulated at its first
+    turn, c[k] what it accumulated between its k-th action and its next turn (or the
+    end), and the final (terminated, truncated) flags.
+    """
+    env = fatezoo.make(game, num_players=num_players, **options)
+    env.reset(seed=0)
+    env.unwrapped.load_state(episode["start"])
+    learner = f"player_{episode['seat']}"
+    acc = []
+    for seat, action in episode["actions"]:
+        agent = env.agent_selection
+        assert agent == f"player_{seat}", (agent, seat)
+        if agent == learner:
+            acc.append(env.last()[1])
+        env.step(action)
+    final = env._cumulative_rewards[learner]
+    assert all(env.terminations.values()) or all(env.truncations.values())
+    acc.append(final)
+    return acc, bool(env.terminations[learner]), bool(env.truncations[learner])
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_rewards_match_the_aec_env(num_players):
+    options = {"reward": "score", "max_turns": 120}
+    pool = OpponentPool(GAME, {"random": 1.0, "heuristic": 1.0}, num_players=num_players,
+                        seed=3)
+    env = SelfPlayVecEnv(GAME, num_envs=6, num_players=num_players, seed=11, opponents=pool,
+                         record=True, **options)
+    rewards, dones, infos = run_env(env, 300)
+    assert len(env.episodes) >= 6
+    checked = 0
+    for row in range(env.num_envs):
+        episodes = [e for e in env.episodes if e["row"] == row]
+        ends = np.flatnonzero(dones[:, row])
+        assert len(ends) == len(episodes)
+        start = 0
+        for ep, end in zip(episodes, ends):
+            got = rewards[start:end + 1, row]
+            acc, term, trunc = replay_learner_rewards(GAME, ep, num_players, options)
+            want = [acc[0] + acc[1]] + acc[2:]
+            assert len(got) == len(want) == sum(s == ep["seat"] for s, _ in ep["actions"])
+            np.testing.assert_allclose(got, want, atol=1e-5)
+            info = infos[end][row]
+            assert (info["terminated"], info["truncated"]) == (term, trunc)
+            assert info["TimeLimit.truncated"] == (trunc and not term)
+            assert info["episode"]["l"] == len(got)
+            assert info["episode"]["r"] == pytest.approx(float(np.sum(got)), abs=1e-4)
+            assert info["seat"] == ep["seat"]
+            checked += 1
+            start = end + 1
+    assert checked == len(env.episodes)
+    # shaping made the rewards non-trivial between the ends of games
+    assert np.abs(rewards[~dones]).sum() > 0
+
+
+def test_seats_rotate_and_infos_on_game_end():
+    env = SelfPlayVecEnv(GAME, num_envs=3, seed=2, max_turns=40,
+                         opponents=OpponentPool(GAME, {"random": 1.0}, seed=1))
+    obs = env.reset()
+    assert obs.dtype == np.float32 and obs.shape == (3, get_spec(GAME).obs_size)
+    assert env.observation_space.contains(obs[0])
+    assert env.seat.tolist() == [0, 1, 0]
+    rng = np.random.default_rng(0)
+    seats = {i: [0, 1, 0][i:i + 1] for i in range(3)}
+    ended = 0
+    for _ in range(200):
+        masks = env.action_masks()
+        assert masks.dtype == bool and masks.shape == (3, get_spec(GAME).num_actions)
+        assert masks.any(axis=1).all()
+        assert (env.states["current_player"] == env.seat).all()
+        old_seat = env.seat.copy()
+        obs, _, dones, infos = env.step(random_actions(masks, rng))
+        for i in range(3):
+            if not dones[i]:
+                assert infos[i] == {}
+                continue
+            ended += 1
+            info = infos[i]
+            assert info["seat"] == old_seat[i] and info["opponent"] == "random"
+            assert info["terminal_observation"].shape == obs[i].shape
+            assert info["truncated"] or info["terminated"]
+            assert set(info["episode"]) == {"r", "l", "t"}
+            seats[i].append(int(env.seat[i]))
+    assert ended >= 6
+    for i, s in seats.items():
+        assert s == [(i + k) % 2 for k in range(len(s))]
+
+
+def test_terminal_observation_is_the_learners_view_of_the_end():
+    opts = {"max_turns": 30}
+    env = SelfPlayVecEnv(GAME, num_envs=4, seed=5, record=True,
+                         opponents=OpponentPool(GAME, {"heuristic": 1.0}, seed=1), **opts)
+    _, dones, infos = run_env(env, 120)
+    found = 0
+    for t, row in zip(*np.nonzero(dones)):
+        ep = [e for e in env.episodes if e["row"] == row][found_index(dones, t, row)]
+        aec = fatezoo.make(GAME, **opts)
+        aec.reset(seed=0)
+        aec.unwrapped.load_state(ep["start"])
+        for _, a in ep["actions"]:
+            aec.step(a)
+        want = aec.observe(f"player_{ep['seat']}")["observation"]
+        np.testing.assert_array_equal(infos[t][row]["terminal_observation"], want)
+        found += 1
+    assert found >= 4
+
+
+def found_index(dones, t, row):
+    return int(dones[:t, row].sum())
+
+
+def test_illegal_action_names_row_and_action():
+    env = SelfPlayVecEnv(GAME, num_envs=4, seed=0,
+                         opponents=OpponentPool(GAME, {"random": 1.0}, seed=0))
+    env.reset()
+    masks = env.action_masks()
+    acts = masks.argmax(1)
+    bad = int(np.flatnonzero(~masks[2])[0])
+    acts[2] = bad
+    before = env.states.copy()
+    with pytest.raises(IllegalActionError, match=rf"env 2 .*illegal action {bad}\b.*legal"):
+        env.step(acts)
+    assert env.states.tobytes() == before.tobytes()
+    acts[2] = 99
+    with pytest.raises(IllegalActionError, match="env 2 .*action 99"):
+        env.step(acts)
+    with pytest.raises(IllegalActionError, match="integers"):
+        env.step(acts.astype(float))
+    with pytest.raises(ValueError, match="shape"):
+        env.step(acts[:3])
+
+
+def test_opponent_pool_rule():
+    pool = OpponentPool(GAME, {"random": 1.0, "heuristic": 3.0, "self": 4.0}, seed=0)
+    assert pool.probabilities() == {"random": 0.25, "heuristic": 0.75}  # no snapshot yet
+    ids = pool.draw(4000)
+    share = np.mean(ids == pool.fixed["heuristic"])
+    assert 0.7 < share < 0.8
+    with pytest.raises(ValueError, match="weight of 'random'"):
+        OpponentPool(GAME, {"random": -1})
+    with pytest.raises(RuntimeError, match="add_snapshot"):
+        OpponentPool(GAME, {"self": 1.0}).draw(1)
+
+
+def test_snapshot_opponents_play_legally_and_are_named():
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    pool = OpponentPool(GAME, {"self": 1.0}, pool_size=2, seed=0)
+    env = SelfPlayVecEnv(GAME, num_envs=4, seed=0, opponents=pool, max_turns=30)
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=32, seed=0,
+                        policy_kwargs={"net_arch": [16]})
+    for _ in range(3):
+        pool.add_snapshot(model.policy)
+    assert len(pool.snapshots) == 2 and pool.snapshots_added == 3
+    names = set()
+    obs = env.reset()
+    for _ in range(60):
+        _, _, dones, infos = env.step(random_actions(env.action_masks(),
+                                                     np.random.default_rng(0)))
+        names |= {infos[i]["opponent"] for i in np.flatnonzero(dones)}
+    assert names and names <= {"self#2", "self#3"}
+    assert len(pool.agents) <= 3  # the retired snapshot is forgotten once unused
+    # snapshots are frozen copies: training the live policy does not move them
+    snap = pool.agents[pool.snapshots[-1]]
+    before = [p.clone() for p in snap.policy.parameters()]
+    with torch.no_grad():
+        for p in model.policy.parameters():
+            p.add_(1.0)
+    assert all(torch.equal(a, b) for a, b in zip(before, snap.policy.parameters()))
+    assert obs.shape == (4, get_spec(GAME).obs_size)
+
+
+def test_maskable_ppo_uses_the_mask_array_directly():
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    env = SelfPlayVecEnv(GAME, num_envs=5, seed=0,
+                         opponents=OpponentPool(GAME, {"random": 1.0}, seed=0))
+    env.reset()
+    assert is_masking_supported(env)
+    masks = get_action_masks(env)
+    assert masks.shape == (5, get_spec(GAME).num_actions) and masks.dtype == bool
+    np.testing.assert_array_equal(masks, env.action_masks())
+    assert env.env_method("action_masks", indices=[1, 3]).shape == (2, masks.shape[1])
+
+
+def test_subproc_gym_training_never_plays_an_illegal_action():
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    from fatezoo.training.train import TrainOptions, make_env
+
+    class Count(BaseCallback):
+        illegal = 0
+        steps = 0
+
+        def _on_step(self):
+            self.steps += 1
+            self.illegal += sum(bool(i.get("illegal_action")) for i in self.locals["infos"])
+            return True
+
+    opts = TrainOptions(GAME, num_envs=4, vec="gym-subproc", seed=0)
+    env, pool = make_env(opts)
+    assert pool is None and isinstance(env, SubprocVecEnv)
+    try:
+        model = MaskablePPO("MlpPolicy", env, n_steps=512, batch_size=512, n_epochs=1,
+                            seed=0, policy_kwargs={"net_arch": [32]})
+        count = Count()
+        model.learn(2048, callback=count)
+    finally:
+        env.close()
+    assert count.steps == 512 and count.illegal == 0
+    masks = model.rollout_buffer.action_masks
+    assert masks.shape[-1] == get_spec(GAME).num_actions
+    assert 0 < masks.mean() < 1  # real masks reached the buffer, not all-ones
+
+
+def test_train_arguments_round_trip():
+    import argparse
+
+    from fatezoo.training.cli import add_game_options
+    from fatezoo.training.train import add_train_arguments, options_from_args
+
+    parser = argparse.ArgumentParser()
+    add_train_arguments(parser)
+    add_game_options(parser, GAME)
+    args = parser.parse_args([GAME, "--timesteps", "5000", "--net-arch", "32,16", "--envs", "8",
+                              "--w-self", "0", "--reward", "win", "--seasons", "2",
+                              "--eval-opponents", "random", "--no-progress"])
+    opts = options_from_args(args)
+    assert (opts.timesteps, opts.net_arch, opts.num_envs, opts.w_self) == (5000, (32, 16), 8, 0)
+    assert opts.reward == "win" and opts.game_options == {"seasons": 2}
+    assert opts.eval_opponents == ("random",) and opts.progress is False
+    with pytest.raises(ValueError, match="num_envs"):
+        options_from_args(parser.parse_args([GAME, "--envs", "0"]))
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_train_smoke(game, tmp_path):
+    from fatezoo.agents import make_agent
+    from fatezoo.training.train import TrainOptions, train
+
+    spec = get_spec(game)
+    opts = TrainOptions(game, timesteps=2 * 64 * 8, num_envs=8, n_steps=64, batch_size=128,
+                        n_epochs=1, net_arch=(16,), imitation_steps=512, snapshot_every=256,
+                        eval_every=512, eval_games=4, final_eval_games=4, checkpoint_every=512,
+                        out_dir=str(tmp_path), max_turns=60, progress=False)
+    result = train(opts)
+    run = tmp_path / result["run_dir"].split("/")[-1]
+    assert run.name.startswith(f"{game}__ppo__0__")
+    assert (run / "checkpoints" / "final.zip").is_file()
+    assert (run / "checkpoints" / "step_512.zip").is_file()
+    assert any((run / "tb").iterdir())
+    rows = list(csv.DictReader(open(run / "evals.csv")))
+    assert [int(r["timesteps"]) for r in rows] == [0, 512, 1024, 1024]
+    assert 0 <= float(rows[-1]["win_vs_random"]) <= 1
+    assert set(result["final_eval"]) == ({"random", "heuristic"} if spec.heuristic
+                                         else {"random"})
+    agent = make_agent("ppo:" + result["checkpoint"], game)
+    env = fatezoo.make(game)
+    env.reset(seed=0)
+    obs = env.observe(env.agent_selection)
+    assert obs["action_mask"][agent.act(obs["observation"], obs["action_mask"])]
+
+
+def test_bench_training_shape():
+    from fatezoo.training.bench_training import bench_training, format_training_bench
+
+    result = bench_training(GAME, rollouts=1, num_envs=4, n_steps=32, batch_size=64,
+                            n_epochs=1, env_seconds=0.2, options={"max_turns": 60})
+    for side in ("core", "gym"):
+        r = result["results"][side]
+        assert r["timesteps"] == 128 and r["steps_per_s"] > 0 and r["env"]["steps"] > 0
+    assert set(result["ratios"]) == {"learn", "rollout", "env"}
+    assert result["target"]["status"] in ("PASS", "MISS")
+    text = format_training_bench(result)
+    assert "core / gym" in text and "target" in text
+
+
+def test_same_seed_same_games():
+    runs = []
+    for _ in range(2):
+        env = SelfPlayVecEnv(GAME, num_envs=3, seed=7, reward="score")
+        runs.append(run_env(env, 80, seed=1)[:2] + (env.states.tobytes(),))
+    np.testing.assert_array_equal(runs[0][0], runs[1][0])
+    np.testing.assert_array_equal(runs[0][1], runs[1][1])
+    assert runs[0][2] == runs[1][2]
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_train_command_smoke(game, tmp_path):
+    """``fatezoo train`` as a user runs it (a subprocess), with a tiny budget."""
+    import json
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "fatezoo.training.cli", "train", game, "--timesteps", "256",
+           "--envs", "4", "--n-steps", "32", "--batch-size", "64", "--n-epochs", "1",
+           "--net-arch", "16", "--imitation-steps", "128", "--eval-every", "0",
+           "--eval-games", "2", "--final-eval-games", "2", "--checkpoint-every", "0",
+           "--out-dir", str(tmp_path), "--max-turns", "40", "--no-progress"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "checkpoint:" in out.stdout and "win rate vs random" in out.stdout
+    (run,) = tmp_path.iterdir()
+    result = json.loads((run / "result.json").read_text())
+    assert result["timesteps"] >= 256 and (run / "checkpoints" / "final.zip").is_file()
+    bad = subprocess.run(cmd[:5] + ["--envs", "0"], capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and "num_envs must be an int >= 1, got 0" in bad.stderr
