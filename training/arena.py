@@ -395,6 +395,7 @@ def plot_result(result: dict, path: str) -> None:
 
     labels = result["agents"]
     k = len(labels)
+    short = {a: a if len(a) <= 28 else a[:12] + "..." + a[-13:] for a in labels}
     grid = np.full((k, k), np.nan)
     for i, a in enumerate(labels):
         for j, b in enumerate(labels):
@@ -410,8 +411,8 @@ def plot_result(result: dict, path: str) -> None:
             lo, hi = result["ci"][a][b]
             ax.text(j, i, f"{100 * grid[i, j]:.1f}%\n[{100 * lo:.0f}, {100 * hi:.0f}]",
                     ha="center", va="center", fontsize=8)
-    ax.set_xticks(range(k), labels, rotation=30, ha="right", fontsize=8)
-    ax.set_yticks(range(k), labels, fontsize=8)
+    ax.set_xticks(range(k), [short[a] for a in labels], rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(k), [short[a] for a in labels], fontsize=8)
     ax.set_xlabel("opponent")
     ax.set_title("win rate of row vs column (95% CI)", fontsize=9)
     fig.colorbar(im, ax=ax, fraction=0.046)
@@ -419,7 +420,7 @@ def plot_result(result: dict, path: str) -> None:
     mus = [result["ratings"][a]["mu"] for a in ranked]
     sig = [result["ratings"][a]["sigma"] or 0.0 for a in ranked]
     bx.barh(range(k), mus, xerr=sig, color="tab:blue", alpha=0.8)
-    bx.set_yticks(range(k), ranked, fontsize=8)
+    bx.set_yticks(range(k), [short[a] for a in ranked], fontsize=8)
     bx.set_xlabel(f"rating ({result['rating_model']}), mu +- sigma")
     bx.set_title(f"{result['game']}: {result['games']} games", fontsize=9)
     fig.tight_layout()

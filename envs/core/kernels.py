@@ -242,22 +242,28 @@ def step_record(rec, action, mask):
 
 
 @njit(cache=True)
+def act_row(states, i, actions, masks, rewards, terminated, truncated):
+    """Apply ``actions[i]`` to row ``i`` (none if < 0) and report its rewards and flags."""
+    rec = states[i]
+    if actions[i] >= 0:
+        step_record(rec, actions[i], masks[i])
+        for p in range(rec["num_players"]):
+            rewards[i, p] = rec["rewards"][p]
+    else:
+        for p in range(rec["num_players"]):
+            rewards[i, p] = 0.0
+    terminated[i] = rec["terminated"]
+    truncated[i] = rec["truncated"]
+
+
+@njit(cache=True)
 def step_row(states, i, actions, masks, obs, rewards, terminated, truncated, auto_reset):
     """One row of a batch step: act, report, optionally auto-reset, encode the next obs.
 
     An action < 0 is a no-op for a row that has already ended (no auto-reset).
     """
     rec = states[i]
-    n = rec["num_players"]
-    if actions[i] >= 0:
-        step_record(rec, actions[i], masks[i])
-        for p in range(n):
-            rewards[i, p] = rec["rewards"][p]
-    else:
-        for p in range(n):
-            rewards[i, p] = 0.0
-    terminated[i] = rec["terminated"]
-    truncated[i] = rec["truncated"]
+    act_row(states, i, actions, masks, rewards, terminated, truncated)
     if auto_reset and (rec["terminated"] or rec["truncated"]):
         reset_record(rec, masks[i])
     game_encode(rec, rec["current_player"], 0, obs[i])
@@ -416,17 +422,7 @@ def batch_step_some(states, actions, masks, rewards, terminated, truncated):
     ``terminated``/``truncated`` are written for every row.
     """
     for i in prange(states.shape[0]):
-        rec = states[i]
-        n = rec["num_players"]
-        if actions[i] >= 0:
-            step_record(rec, actions[i], masks[i])
-            for p in range(n):
-                rewards[i, p] = rec["rewards"][p]
-        else:
-            for p in range(n):
-                rewards[i, p] = 0.0
-        terminated[i] = rec["terminated"]
-        truncated[i] = rec["truncated"]
+        act_row(states, i, actions, masks, rewards, terminated, truncated)
 
 
 @njit(cache=True, parallel=True)
