@@ -171,12 +171,13 @@ class OpponentPool:
                     or not np.isfinite(w) or w < 0:
                 raise ValueError(f"{game}: opponent weight of {kind!r} must be a finite "
                                  f"number >= 0, got {w!r}")
+        given = dict(weights)
         if self.spec.heuristic is None:
             weights.pop("heuristic", None)
         weights = {k: float(w) for k, w in weights.items() if w > 0}
         if not weights:
             raise ValueError(f"{game}: every opponent weight is 0 (or names a kind this "
-                             f"game lacks); got {weights!r}")
+                             f"game lacks); got {given!r}")
         if isinstance(pool_size, bool) or not isinstance(pool_size, (int, np.integer)) \
                 or pool_size < 1:
             raise ValueError(f"{game}: pool_size must be a positive int, got {pool_size!r}")
