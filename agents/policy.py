@@ -20,6 +20,11 @@ def policy_actions(policy, obs: np.ndarray, masks: np.ndarray, deterministic: bo
                    generator=None) -> np.ndarray:
     """Actions of an sb3-contrib ``MaskableActorCriticPolicy`` for a batch.
 
+    The masked softmax of the policy's logits (illegal logits set to -1e8, as sb3-contrib
+    masks them), computed straight from the actor network of an actor-critic policy:
+    search and self-play call this for a few rows many times a step, and building
+    distribution objects would cost more than the network.
+
     Args:
         policy: the policy (``model.policy``).
         obs: (B, D) float32 observations.
@@ -33,12 +38,18 @@ def policy_actions(policy, obs: np.ndarray, masks: np.ndarray, deterministic: bo
     import torch
 
     with torch.no_grad():
-        obs_t = torch.as_tensor(np.asarray(obs, np.float32), device=policy.device)
-        dist = policy.get_distribution(obs_t, action_masks=np.asarray(masks, bool))
-        if deterministic:
-            actions = dist.mode()
+        x = torch.as_tensor(np.asarray(obs, np.float32), device=policy.device)
+        legal = np.asarray(masks, bool)
+        if hasattr(policy, "pi_features_extractor"):
+            features = policy.pi_features_extractor(x)
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
         else:
-            probs = dist.distribution.probs
+            logits = policy.get_distribution(x, action_masks=legal).distribution.logits
+        logits = logits.masked_fill(~torch.as_tensor(legal, device=logits.device), -1e8)
+        if deterministic:
+            actions = logits.argmax(1)
+        else:
+            probs = torch.softmax(logits, 1)
             actions = torch.multinomial(probs, 1, generator=generator).squeeze(1)
     return actions.cpu().numpy().astype(np.int64)
 

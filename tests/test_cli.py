@@ -14,8 +14,9 @@ import pytest
 
 import fatezoo
 from fatezoo.agents import make_agent
+from fatezoo.agents.human import parse_choice
 from fatezoo.training.arena import make_lineups, run_arena, split_agents, wilson_interval
-from fatezoo.training.play import parse_choice, play
+from fatezoo.training.play import play
 from fatezoo.training.progress import Progress
 from fatezoo.training.replay import ReplayError, replay_record
 

@@ -87,20 +87,14 @@ def bench_learn(opts, rollouts: int, env_seconds: float) -> dict:
         ``env`` (:func:`bench_env_only`); ``num_envs``.
     """
     import torch
-    from sb3_contrib import MaskablePPO
 
-    from .train import make_env, policy_kwargs
+    from .train import make_env, make_model
 
     torch.set_num_threads(opts.torch_threads)
     env, _ = make_env(opts)
     try:
         env_only = bench_env_only(env, env_seconds, opts.seed) if env_seconds > 0 else None
-        model = MaskablePPO(
-            "MlpPolicy", env, learning_rate=opts.learning_rate, n_steps=opts.n_steps,
-            batch_size=opts.batch_size, n_epochs=opts.n_epochs, gamma=opts.gamma,
-            gae_lambda=opts.gae_lambda, clip_range=opts.clip_range, ent_coef=opts.ent_coef,
-            vf_coef=opts.vf_coef, max_grad_norm=opts.max_grad_norm,
-            policy_kwargs=policy_kwargs(opts), seed=opts.seed, device=opts.device, verbose=0)
+        model = make_model(opts, env)
         train_time = [0.0]
         train = model.train
 

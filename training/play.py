@@ -20,7 +20,7 @@ import numpy as np
 
 import fatezoo
 from fatezoo.agents import make_agent
-from fatezoo.agents.human import HumanAgent, Quit, legal_listing, parse_choice  # noqa: F401
+from fatezoo.agents.human import HumanAgent, Quit
 from fatezoo.envs.core.registry import get_spec
 
 

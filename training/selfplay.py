@@ -83,26 +83,8 @@ class SnapshotAgent(Agent):
         self._generator.manual_seed(int(seed))
 
     def act_batch(self, obs, masks):
-        """The snapshot's actions (legal in ``masks``).
-
-        The same distribution as :func:`fatezoo.agents.policy.policy_actions` (softmax of
-        the masked logits), computed without building distribution objects: a snapshot
-        answers a few rows at a time, many times per step, so per-call overhead counts.
-        """
-        p = self.policy
-        if not hasattr(p, "pi_features_extractor"):  # not an actor-critic MLP policy
-            return policy_actions(p, obs, masks, self.deterministic, self._generator)
-        with torch.no_grad():
-            x = torch.as_tensor(np.asarray(obs, np.float32))
-            logits = p.action_net(p.mlp_extractor.forward_actor(p.pi_features_extractor(x)))
-            legal = torch.as_tensor(np.asarray(masks, bool))
-            logits = logits.masked_fill(~legal, -1e8)
-            if self.deterministic:
-                actions = logits.argmax(1)
-            else:
-                probs = torch.softmax(logits, 1)
-                actions = torch.multinomial(probs, 1, generator=self._generator).squeeze(1)
-        return actions.numpy().astype(np.int64)
+        """The snapshot's actions (legal in ``masks``)."""
+        return policy_actions(self.policy, obs, masks, self.deterministic, self._generator)
 
     def __repr__(self):
         return f"SnapshotAgent({self.name!r})"

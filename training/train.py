@@ -669,6 +669,21 @@ def policy_kwargs(opts: TrainOptions) -> dict:
     return kwargs
 
 
+def make_model(opts: TrainOptions, env):
+    """The MaskablePPO model of ``opts`` on ``env`` (training and the training bench)."""
+    from sb3_contrib import MaskablePPO
+
+    lr = opts.learning_rate
+    schedule = (lambda progress: progress * lr) if opts.lr_schedule == "linear" else lr
+    return MaskablePPO(
+        "MlpPolicy", env, learning_rate=schedule, n_steps=opts.n_steps,
+        batch_size=opts.batch_size, n_epochs=opts.n_epochs, gamma=opts.gamma,
+        gae_lambda=opts.gae_lambda, clip_range=opts.clip_range, ent_coef=opts.ent_coef,
+        vf_coef=opts.vf_coef, max_grad_norm=opts.max_grad_norm, target_kl=opts.target_kl,
+        policy_kwargs=policy_kwargs(opts), verbose=opts.verbose, seed=opts.seed,
+        device=opts.device)
+
+
 def run_dir_for(opts: TrainOptions) -> Path:
     """The run folder: ``out_dir/run_name`` or ``out_dir/{game}__ppo__{seed}__{time}``.
 
@@ -698,7 +713,6 @@ def train(opts: TrainOptions) -> dict:
     """
     opts.check()
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
 
@@ -711,15 +725,7 @@ def train(opts: TrainOptions) -> dict:
     monitor = TrainingMonitor(opts, run_dir, pool=None)  # its clock includes the warm start
     env, pool = make_env(opts)
     monitor.pool = pool
-    lr = opts.learning_rate
-    schedule = (lambda progress: progress * lr) if opts.lr_schedule == "linear" else lr
-    model = MaskablePPO(
-        "MlpPolicy", env, learning_rate=schedule, n_steps=opts.n_steps,
-        batch_size=opts.batch_size, n_epochs=opts.n_epochs, gamma=opts.gamma,
-        gae_lambda=opts.gae_lambda, clip_range=opts.clip_range, ent_coef=opts.ent_coef,
-        vf_coef=opts.vf_coef, max_grad_norm=opts.max_grad_norm, target_kl=opts.target_kl,
-        policy_kwargs=policy_kwargs(opts), verbose=opts.verbose, seed=opts.seed,
-        device=opts.device)
+    model = make_model(opts, env)
     formats = ["tensorboard"] + (["stdout"] if opts.verbose else [])
     model.set_logger(configure(str(run_dir / "tb"), formats))
 
