@@ -32,7 +32,8 @@ REWARD_SCORE = 1
 REWARD_MODES = {"win": REWARD_WIN, "score": REWARD_SCORE}
 
 
-KERNEL_SOURCES = ("kernels.py", "rng.py", "state.py")  # the core files holding numba code
+KERNEL_SOURCES = ("kernels.py", "rng.py", "state.py", "zones.py", "stack.py", "decisions.py",
+                  "dice.py", "knowledge.py")  # the core files holding numba code
 
 
 def code_fingerprint(game_dir) -> str:
