@@ -136,7 +136,6 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--batch", type=int, default=256, help="games run at once (default 256)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--elo", action="store_true", help="rate with Elo even if openskill exists")
     p.add_argument("--plot", default=None, metavar="OUT.png",
                    help="also save the win-rate matrix and ratings as a PNG")
     add_game_options(p, game)
@@ -213,11 +212,7 @@ def cmd_arena(args) -> int:
         raise ValueError(f"--agents needs at least 2 comma-separated agents, got {args.agents!r}")
     result = run_arena(args.game, agents, games=args.games, num_players=args.players,
                        seed=args.seed, batch=args.batch, options=game_options(args),
-                       progress=False if args.no_progress else None,
-                       use_openskill=not args.elo)
-    if result["rating_model"] == "elo" and not args.elo:
-        print("openskill is not installed (pip install openskill): rating with Elo instead",
-              file=sys.stderr)
+                       progress=False if args.no_progress else None)
     if args.json:
         print(json.dumps(result))
     else:
