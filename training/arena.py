@@ -40,7 +40,7 @@ import fatezoo
 from fatezoo.agents import make_agent
 from fatezoo.envs.core.registry import get_spec
 
-from .progress import Progress
+from .progress import Progress, warm_kernels
 from .ratings import MODEL, finishing_groups, fit_outcomes
 
 RATING_MODEL = MODEL
@@ -201,6 +201,7 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     labels = unique_labels(specs)
     players = [make_agent(s, game, num_players=num_players, seed=int(seed) * 1000 + i)
                for i, s in enumerate(specs)]
+    warm_kernels(game, num_players, options)  # before the clock and the progress bar start
     lineups = make_lineups(len(players), num_players)
     seeds = game_seeds(seed, games)
     lineup_of = np.arange(games) % len(lineups)

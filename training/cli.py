@@ -26,6 +26,8 @@ import sys
 from fatezoo.envs.core.registry import game_names, get_spec
 
 COMMANDS = ("list", "play", "replay", "arena", "bench", "train")
+PPO_NOTE = ("ppo:PATH loads a MaskablePPO checkpoint, which is a pickle: loading one can run "
+            "any code it holds, so load only checkpoints you made or trust.")
 GAME_COMMANDS = ("play", "arena", "bench", "train")
 
 
@@ -105,13 +107,16 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser("list", help="list the games")
     p.add_argument("--json", action="store_true", help="print JSON")
 
-    p = sub.add_parser("play", help="play a game in the terminal against agents")
+    p = sub.add_parser("play", help="play a game in the terminal against agents",
+                       description="Play a game in the terminal against agents: type an "
+                                   "action id, help (or ?) to explain the display, q to quit.",
+                       epilog=PPO_NOTE)
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--opponent", default="heuristic",
                    help="agent spec for the other seats: random, heuristic (default), "
-                        "ismcts[:sims=N,...], ppo:PATH")
+                        "ismcts[:sims=N,...], ppo:PATH (a pickle: trusted files only)")
     p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     p.add_argument("--save", default=None, metavar="FILE",
                    help="write the game record JSON here at the end (for fatezoo replay)")
@@ -123,13 +128,16 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                    help="show this seat's view (default: every card)")
     p.add_argument("--last", action="store_true", help="print only the final position")
 
-    p = sub.add_parser("arena", help="round robin between agents: win rates and ratings")
+    p = sub.add_parser("arena", help="round robin between agents: win rates and ratings",
+                       description="Round robin between agents on the batched core: win-rate "
+                                   "matrix with 95%% CIs and ratings fitted to all games.",
+                       epilog=PPO_NOTE)
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--agents", default="random,heuristic",
                    help="comma-separated agent specs: random, heuristic, "
                         "ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40], ppo:PATH "
-                        "(key=value parts continue the agent before; default "
-                        "random,heuristic)")
+                        "(a pickle: trusted files only), human (key=value parts continue "
+                        "the agent before; default random,heuristic)")
     p.add_argument("--games", type=int, default=1000, help="total games (default 1000)")
     p.add_argument("--players", type=int, default=2, help="players per game (default 2)")
     p.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
@@ -210,6 +218,8 @@ def cmd_arena(args) -> int:
     agents = split_agents(args.agents)
     if len(agents) < 2:
         raise ValueError(f"--agents needs at least 2 comma-separated agents, got {args.agents!r}")
+    if args.plot:
+        check_plot_path(args.plot)  # before any game is played
     result = run_arena(args.game, agents, games=args.games, num_players=args.players,
                        seed=args.seed, batch=args.batch, options=game_options(args),
                        progress=False if args.no_progress else None)
@@ -221,6 +231,22 @@ def cmd_arena(args) -> int:
         plot_result(result, args.plot)
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
+
+
+def check_plot_path(path: str) -> None:
+    """Raise ValueError unless a PNG can be written at ``path`` (folder exists, writable)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ValueError(f"--plot {path!r} is a folder; give a file name such as "
+                         f"{os.path.join(path, 'arena.png')!r}")
+    if not os.path.isdir(folder):
+        raise ValueError(f"--plot {path!r}: folder {folder!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"--plot {path!r}: folder {folder!r} is not writable")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ValueError("--plot needs matplotlib: pip install 'fatezoo[train]'") from None
 
 
 def cmd_bench(args) -> int:
@@ -288,16 +314,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     game = _find_game(argv) if argv and argv[0] in GAME_COMMANDS else None
     args = build_parser(game).parse_args(argv)
-    from .replay import ReplayError
+    from fatezoo.agents.human import Quit
 
     try:
         return HANDLERS[args.command](args)
-    except ReplayError as err:
-        print(f"fatezoo {args.command}: error: {err}", file=sys.stderr)
-        return 2
-    except (ValueError, TypeError) as err:
-        print(f"fatezoo {args.command}: error: {err}", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         try:
             sys.stdout = open(os.devnull, "w")
@@ -307,6 +327,19 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\nfatezoo {args.command}: interrupted", file=sys.stderr)
         return 130
+    except (ValueError, TypeError, OSError, ImportError, Quit) as err:
+        # expected failures (bad values, files, a missing extra, a person's input ending)
+        # are one line naming the value; ReplayError is a ValueError
+        print(f"fatezoo {args.command}: error: {one_line(err)}", file=sys.stderr)
+        return 2
+
+
+def one_line(err: BaseException) -> str:
+    """An exception as one line: its message (first line), or its type if it has none."""
+    text = str(err).strip()
+    if isinstance(err, OSError) and err.strerror and err.filename is not None:
+        text = f"{err.filename}: {err.strerror}"
+    return text.splitlines()[0] if text else type(err).__name__
 
 
 if __name__ == "__main__":
