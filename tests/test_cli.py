@@ -248,3 +248,110 @@ def test_progress_bar_draws_only_when_enabled():
 def test_unknown_game_is_a_clear_error():
     out = run_cli("arena", "nosuch", "--games", 2)
     assert out.returncode == 2 and "unknown game 'nosuch'" in out.stderr
+
+
+def cli_in_process(capsys, *args):
+    """Run the CLI in this process: (exit status, stdout, stderr)."""
+    from fatezoo.training.cli import main
+
+    rc = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def assert_one_line_error(rc, err, *needles):
+    assert rc == 2, err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and ": error: " in lines[0], err
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+
+
+def test_missing_or_broken_ppo_checkpoint_is_one_line(tmp_path, capsys):
+    missing = tmp_path / "nope.zip"
+    rc, out, err = cli_in_process(capsys, "arena", GAME, "--agents", f"heuristic,ppo:{missing}",
+                                  "--games", 2)
+    assert_one_line_error(rc, err, "fatezoo arena: error: ppo: no checkpoint file at",
+                          str(missing))
+    rc, out, err = cli_in_process(capsys, "play", GAME, "--opponent", f"ppo:{missing}")
+    assert_one_line_error(rc, err, "fatezoo play: error: ppo: no checkpoint file at")
+    pytest.importorskip("sb3_contrib")
+    junk = tmp_path / "junk.zip"
+    junk.write_bytes(b"not a zip at all")
+    rc, out, err = cli_in_process(capsys, "arena", GAME, "--agents", f"ppo:{junk},random",
+                                  "--games", 2)
+    assert_one_line_error(rc, err, "ppo: cannot load checkpoint", str(junk))
+
+
+def test_plot_into_missing_folder_is_refused_before_any_game(tmp_path, capsys, monkeypatch):
+    from fatezoo.training import arena
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("games were played before the --plot path was checked")
+
+    monkeypatch.setattr(arena, "run_arena", no_games)
+    target = tmp_path / "no" / "such" / "arena.png"
+    rc, out, err = cli_in_process(capsys, "arena", GAME, "--games", 5, "--plot", target)
+    assert_one_line_error(rc, err, f"--plot '{target}'", "does not exist")
+    rc, out, err = cli_in_process(capsys, "arena", GAME, "--games", 5, "--plot", tmp_path)
+    assert_one_line_error(rc, err, "is a folder")
+    assert out == ""
+
+
+def test_human_agent_end_of_input_in_arena_is_one_line():
+    out = run_cli("arena", GAME, "--agents", "human,random", "--games", 2, "--seasons", 1,
+                  stdin="")
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines() == [
+        "fatezoo arena: error: human agent: end of input (stdin closed) while asking for an "
+        "action"]
+
+
+def test_help_says_ppo_loads_a_pickle():
+    for command in ("arena", "play"):
+        out = run_cli(command, "--help")
+        text = " ".join(out.stdout.split())
+        assert out.returncode == 0
+        assert "ppo:PATH loads a MaskablePPO checkpoint, which is a pickle" in text, command
+        assert "trusted files only" in text and "trust." in text
+
+
+def test_play_help_command_explains_cards_and_how_to_win():
+    out = io.StringIO()
+    assert play(GAME, seed=3, stdin=io.StringIO("?\nhelp\nq\n"), stdout=out) == 0
+    text = out.getvalue()
+    intro = text.splitlines()[1]
+    assert intro.startswith("how to win: ") and "lowest total wins" in intro
+    assert text.count("card codes: value, Sun (s) or Moon (m), Character (C) or Skeleton "
+                      "(S)") == 2
+    assert "=..=  part of a completed Match" in text and "help, ?  this help" in text
+    # the legal actions are listed again after the help, then the prompt
+    after = text.rsplit("how to win: ", 1)[1]
+    assert "legal actions:" in after and "quitting" in after
+
+
+def test_game_text_falls_back_gracefully():
+    from types import SimpleNamespace
+
+    from fatezoo.agents.human import game_text, help_text
+
+    bare = SimpleNamespace(render_ansi=len)  # a game with no texts at all
+    assert game_text(bare, "how_to_win") is None
+    assert "commands:" in help_text(bare) and "how to win" not in help_text(bare)
+    own = SimpleNamespace(render_ansi=len, how_to_win="most points")
+    assert game_text(own, "how_to_win") == "most points"
+
+
+def test_cold_numba_cache_says_compiling(tmp_path):
+    """On a fresh numba cache the arena says that kernels compile (then it is stopped)."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1", NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    proc = subprocess.Popen(CLI + ["arena", GAME, "--games", "2", "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        first = proc.stderr.readline()  # blocks until the notice (or the end)
+    finally:
+        proc.kill()
+        proc.communicate(timeout=60)
+    assert first == f"compiling {GAME} kernels (first run only)...\n"
