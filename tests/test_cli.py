@@ -139,14 +139,74 @@ def test_bench_json_shape():
     assert out.returncode == 0, out.stderr
     res = json.loads(out.stdout)
     assert res["game"] == GAME
-    for key in ("core", "kernel", "aec", "connect_four", "gym", "memory_floor", "openspiel"):
+    for key in ("core", "core_view", "kernel", "aec", "connect_four", "gym", "memory_floor",
+                "openspiel"):
         assert key in res["results"]
     for key in ("core", "kernel", "aec", "gym", "memory_floor"):
         assert res["results"][key]["steps"] > 0
     for key in ("core_vs_aec", "aec_us_vs_connect_four_us", "core_vs_memory_floor"):
         assert key in res["ratios"]
+    assert set(res["targets"]) == {"core_vs_memory_floor", "core_steps_per_s",
+                                   "aec_us_vs_connect_four_us"}
+    floor = res["targets"]["core_vs_memory_floor"]
+    assert floor["target"] == 0.25 and floor["op"] == ">="
+    assert floor["value"] == pytest.approx(res["results"]["core"]["steps_per_s"]
+                                           / res["results"]["memory_floor"]["steps_per_s"])
+    assert floor["status"] == ("PASS" if floor["value"] >= 0.25 else "MISS")
     for check in res["targets"].values():
         assert check["status"] in ("PASS", "MISS", "SKIP")
+    assert res["status"] in ("PASS", "MISS", "SKIP")
+
+
+def test_bench_all_is_one_table_over_every_game():
+    out = run_cli("bench", "--seconds", 0.05, "--envs", 16, "--json")
+    assert out.returncode == 0, out.stderr
+    res = json.loads(out.stdout)
+    assert [r["game"] for r in res["games"]] == list(fatezoo.GAMES)
+    assert [r["game"] for r in res["table"]] == list(fatezoo.GAMES)
+    for row, rep in zip(res["table"], res["games"]):
+        assert row["core_steps_per_s"] == rep["results"]["core"]["steps_per_s"]
+        assert row["status"] == rep["status"]
+        assert row["bench_floor"] == float(getattr(fatezoo.envs.get_spec(row["game"]),
+                                                   "bench_floor", 0.0) or 0.0)
+    text = run_cli("bench", "all", "--seconds", 0.05, "--envs", 16)
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    header = next(i for i, ln in enumerate(lines) if ln.startswith("game "))
+    assert "core/memory floor" in lines[header] and "status" in lines[header]
+    rows = [ln.split()[0] for ln in lines[header + 1:header + 1 + len(fatezoo.GAMES)]]
+    assert rows == list(fatezoo.GAMES)
+
+
+def test_bench_core_times_views_when_step_takes_copy(monkeypatch):
+    from fatezoo.training import bench
+
+    real = bench.fatezoo.make_vec
+    seen = []
+
+    class CopyingVec:
+        """A VecEnv whose step copies by default and returns views with copy=False."""
+
+        def __init__(self, vec):
+            self.vec = vec
+
+        def reset(self):
+            return self.vec.reset()
+
+        def step(self, actions, copy=True):
+            seen.append(copy)
+            out = self.vec.step(actions)
+            return tuple(x.copy() for x in out) if copy else out
+
+    monkeypatch.setattr(bench.fatezoo, "make_vec", lambda *a, **k: CopyingVec(real(*a, **k)))
+    view = bench.bench_core(GAME, 8, 0.01, copy=False)
+    assert view["steps"] > 0 and view["copy"] is False and set(seen) == {False}
+    seen.clear()
+    default = bench.bench_core(GAME, 8, 0.01)
+    assert default["copy"] == "default" and set(seen) == {True}
+    monkeypatch.setattr(bench.fatezoo, "make_vec", real)
+    if not bench.step_accepts_copy(real(GAME, num_envs=1)):
+        assert bench.bench_core(GAME, 8, 0.01, copy=False) == {"skipped": bench.VIEW_SKIP}
 
 
 def test_replay_matches_env(tmp_path):

@@ -6,7 +6,8 @@ Commands (each works for every registered game)::
     fatezoo play GAME [--players N] [--seat S]     a person against agents in the terminal
     fatezoo replay FILE [--seat S] [--last]        replay a saved game record (JSON)
     fatezoo arena GAME --agents a,b --games N      round robin: win rates and ratings
-    fatezoo bench [GAME|all] [--envs B]            steps/s of the core, AEC loop, gym
+    fatezoo bench [GAME|all] [--envs B]            steps/s of the core, AEC loop, gym (all:
+                                                   one table over every game)
     fatezoo bench GAME --training                  MaskablePPO steps/s: core vs gym wrapper
     fatezoo train GAME [--timesteps N]             MaskablePPO self-play on the batched core
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 
@@ -157,7 +159,11 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--openspiel-game", default="leduc_poker",
                    help="OpenSpiel reference game (default leduc_poker)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON (all games: the reports, the table rows and the status)")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 if any target is missed (core >= 0.25x the memory floor, "
+                        "the game's own floor, AEC vs connect_four)")
     p.add_argument("--training", action="store_true",
                    help="instead: MaskablePPO training steps/s on the batched self-play env "
                         "vs the gym wrapper in a DummyVecEnv (same run, same settings)")
@@ -251,29 +257,33 @@ def check_plot_path(path: str) -> None:
 
 def cmd_bench(args) -> int:
     """``fatezoo bench``."""
-    from .bench import format_bench, run_bench
+    from .bench import format_bench, format_table, overall_status, run_bench, summary_row
 
     if args.training:
         return cmd_bench_training(args)
     games = list(game_names()) if args.game == "all" else [args.game]
     for g in games:
         get_spec(g)
-    if args.envs < 1 or args.seconds <= 0:
-        raise ValueError(f"--envs must be >= 1 and --seconds > 0, got {args.envs}, "
+    if args.envs < 1 or not (math.isfinite(args.seconds) and args.seconds > 0):
+        raise ValueError(f"--envs must be >= 1 and --seconds a number > 0, got {args.envs}, "
                          f"{args.seconds}")
     reports = []
     for g in games:
-        rep = run_bench(g, envs=args.envs, seconds=args.seconds, num_players=args.players,
-                        seed=args.seed, options=game_options(args),
-                        openspiel_game=args.openspiel_game,
-                        log=lambda s: print(s, file=sys.stderr, flush=True))
-        reports.append(rep)
-        if not args.json:
-            print(format_bench(rep), flush=True)
-            print()
+        reports.append(run_bench(g, envs=args.envs, seconds=args.seconds,
+                                 num_players=args.players, seed=args.seed,
+                                 options=game_options(args),
+                                 openspiel_game=args.openspiel_game,
+                                 log=lambda s: print(s, file=sys.stderr, flush=True)))
+    status = overall_status({r["game"]: {"status": r["status"]} for r in reports})
     if args.json:
-        print(json.dumps(reports[0] if args.game != "all" else {"games": reports}))
-    return 0
+        out = reports[0] if args.game != "all" else {
+            "games": reports, "table": [summary_row(r) for r in reports], "status": status}
+        print(json.dumps(out))
+    elif args.game == "all":
+        print(format_table(reports))
+    else:
+        print(format_bench(reports[0]))
+    return 1 if args.strict and status == "MISS" else 0
 
 
 def cmd_bench_training(args) -> int:
