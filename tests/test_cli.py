@@ -415,3 +415,10 @@ def test_cold_numba_cache_says_compiling(tmp_path):
         proc.kill()
         proc.communicate(timeout=60)
     assert first == f"compiling {GAME} kernels (first run only)...\n"
+
+
+def test_play_save_into_missing_folder_is_refused_before_the_game(tmp_path, capsys):
+    target = tmp_path / "missing" / "game.json"
+    rc, out, err = cli_in_process(capsys, "play", GAME, "--save", target)
+    assert_one_line_error(rc, err, f"--save '{target}'", "does not exist")
+    assert out == ""  # no game was started

@@ -205,6 +205,8 @@ def cmd_play(args) -> int:
     """``fatezoo play``."""
     from .play import play
 
+    if args.save:
+        check_output_path("--save", args.save, "game.json")  # before the game, not after
     return play(args.game, num_players=args.players, seat=args.seat, opponent=args.opponent,
                 seed=args.seed, options=game_options(args), save=args.save)
 
@@ -239,16 +241,21 @@ def cmd_arena(args) -> int:
     return 0
 
 
-def check_plot_path(path: str) -> None:
-    """Raise ValueError unless a PNG can be written at ``path`` (folder exists, writable)."""
+def check_output_path(flag: str, path: str, example: str) -> None:
+    """Raise ValueError unless a file can be written at ``path`` (folder exists, writable)."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        raise ValueError(f"--plot {path!r} is a folder; give a file name such as "
-                         f"{os.path.join(path, 'arena.png')!r}")
+        raise ValueError(f"{flag} {path!r} is a folder; give a file name such as "
+                         f"{os.path.join(path, example)!r}")
     if not os.path.isdir(folder):
-        raise ValueError(f"--plot {path!r}: folder {folder!r} does not exist")
+        raise ValueError(f"{flag} {path!r}: folder {folder!r} does not exist")
     if not os.access(folder, os.W_OK):
-        raise ValueError(f"--plot {path!r}: folder {folder!r} is not writable")
+        raise ValueError(f"{flag} {path!r}: folder {folder!r} is not writable")
+
+
+def check_plot_path(path: str) -> None:
+    """Raise ValueError unless the arena PNG can be written at ``path``."""
+    check_output_path("--plot", path, "arena.png")
     try:
         import matplotlib  # noqa: F401
     except ImportError:
