@@ -2,8 +2,13 @@
 
 The person sees the game from their own seat only (others' hidden cards are redacted by
 the game's ``render_ansi(record, seat)``), picks an action id from the listed legal
-actions, and can type ``q`` (or end the input) to quit, which raises :class:`Quit`.
-Bad input gets a message and a new prompt; nothing is guessed.
+actions, can type ``help`` (or ``?``) for the commands and the game's display legend,
+and ``q`` (or end the input) to quit, which raises :class:`Quit`. Bad input gets a
+message and a new prompt; nothing is guessed.
+
+A game explains itself through two strings, read from its spec (``how_to_win``,
+``legend``) or else from its render module (``HOW_TO_WIN``, ``LEGEND``); a game without
+them still plays, with a generic help.
 """
 
 from __future__ import annotations
@@ -20,7 +25,45 @@ PROMPT = "action> "
 
 
 class Quit(Exception):
-    """The person asked to stop (``q`` or end of input)."""
+    """The person asked to stop (``q``); :class:`EndOfInput` when the input ran out."""
+
+    def __init__(self, message: str = "human agent: the person quit"):
+        super().__init__(message)
+
+
+class EndOfInput(Quit):
+    """The person's input ended (stdin closed) while an action was asked for."""
+
+    def __init__(self, message: str = "human agent: end of input (stdin closed) while "
+                                      "asking for an action"):
+        super().__init__(message)
+
+
+HELP_WORDS = ("help", "?", "h")
+
+
+def game_text(spec, name: str) -> str | None:
+    """The game's ``name`` text (``how_to_win``, ``legend``), or None if it has none."""
+    value = getattr(spec, name.lower(), None)
+    if not (isinstance(value, str) and value.strip()):
+        module = sys.modules.get(getattr(spec.render_ansi, "__module__", None) or "")
+        value = getattr(module, name.upper(), None)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def help_text(spec) -> str:
+    """What ``help`` shows: the prompt's commands, the display legend, how to win."""
+    lines = ["commands:",
+             "  <id>     play the legal action with that id (listed before each prompt)",
+             "  help, ?  this help",
+             "  q        quit (so does the end of the input)"]
+    legend = game_text(spec, "legend")
+    if legend:
+        lines += ["", legend]
+    win = game_text(spec, "how_to_win")
+    if win:
+        lines += ["", f"how to win: {win}"]
+    return "\n".join(lines)
 
 
 def legal_listing(spec, mask) -> str:
@@ -41,11 +84,11 @@ def parse_choice(text: str, mask) -> tuple[int | None, str | None]:
     s = text.strip()
     legal = np.flatnonzero(mask).tolist()
     if not s:
-        return None, f"please type an action id, one of {legal} (q quits)"
+        return None, f"please type an action id, one of {legal} (help, q quits)"
     try:
         a = int(s)
     except ValueError:
-        return None, f"not an action id: {s!r}; type one of {legal} (q quits)"
+        return None, f"not an action id: {s!r}; type one of {legal} (help, q quits)"
     if not 0 <= a < len(mask):
         return None, f"action {a} is out of range [0, {len(mask)}); type one of {legal}"
     if not mask[a]:
@@ -93,10 +136,15 @@ class HumanAgent(Agent):
             if not line:
                 self.say()
                 self.say("end of input: quitting")
-                raise Quit
+                raise EndOfInput
             if line.strip().lower() in ("q", "quit", "exit"):
                 self.say("quitting")
                 raise Quit
+            if line.strip().lower() in HELP_WORDS:
+                self.say(help_text(self.spec))
+                self.say("legal actions:")
+                self.say(legal_listing(self.spec, mask))
+                continue
             a, err = parse_choice(line, mask)
             if err is None:
                 return a

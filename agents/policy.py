@@ -80,7 +80,12 @@ class PolicyAgent(Agent):
 
         self.spec = spec = get_spec(game)
         self.path = str(path)
-        self.model = MaskablePPO.load(str(path), device="cpu")
+        try:
+            self.model = MaskablePPO.load(str(path), device="cpu")
+        except Exception as err:  # not a zip, a corrupt or foreign pickle, ...
+            detail = str(err).splitlines()[0] if str(err) else ""
+            raise ValueError(f"ppo: cannot load checkpoint {str(path)!r}: "
+                             f"{type(err).__name__}{': ' + detail if detail else ''}") from None
         shape = self.model.observation_space.shape
         n = getattr(self.model.action_space, "n", None)
         if shape != (spec.obs_size,) or n != spec.num_actions:

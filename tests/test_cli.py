@@ -78,7 +78,12 @@ def test_arena_json_counts_add_up():
     assert res["per_agent"]["random"]["seat_games"] == [10, 10]
     assert res["per_agent"]["heuristic"]["seat_games"] == [10, 10]
     for r in res["ratings"].values():
-        assert set(r) >= {"mu", "sigma", "ordinal"}
+        assert r["ci"][0] < r["rating"] < r["ci"][1]
+    assert res["rating_model"].startswith("plackett-luce")
+    # the heuristic scores more than half against random, so it is rated higher
+    higher = res["matrix"]["heuristic"]["random"] > 0.5
+    assert (res["ratings"]["heuristic"]["rating"] > res["ratings"]["random"]["rating"]) \
+        == higher
 
 
 def test_arena_text_and_bad_agent():
@@ -103,16 +108,16 @@ def test_split_agents_keeps_search_options_together():
         "random", "ismcts:sims=8,c=2", "heuristic", "ppo:a/b.zip"]
 
 
-def test_arena_api_three_players_and_elo():
+def test_arena_api_three_players():
     res = run_arena(GAME, ["random", "heuristic"], games=12, num_players=3, seed=1, batch=5,
-                    options={"seasons": 1}, use_openskill=False)
-    assert res["rating_model"] == "elo"
+                    options={"seasons": 1})
     assert len(res["lineups"]) == 6
     assert sum(res["per_agent"][a]["games"] for a in res["agents"]) == 12 * 3
     # the same seed gives the same arena, whatever the batch size
     again = run_arena(GAME, ["random", "heuristic"], games=12, num_players=3, seed=1,
-                      batch=12, options={"seasons": 1}, use_openskill=False)
+                      batch=12, options={"seasons": 1})
     assert again["wins"] == res["wins"] and again["ties"] == res["ties"]
+    assert again["ratings"] == res["ratings"]  # batches end at other games: same fit
 
 
 def test_lineups_balanced():
@@ -134,14 +139,74 @@ def test_bench_json_shape():
     assert out.returncode == 0, out.stderr
     res = json.loads(out.stdout)
     assert res["game"] == GAME
-    for key in ("core", "kernel", "aec", "connect_four", "gym", "memory_floor", "openspiel"):
+    for key in ("core", "core_view", "kernel", "aec", "connect_four", "gym", "memory_floor",
+                "openspiel"):
         assert key in res["results"]
     for key in ("core", "kernel", "aec", "gym", "memory_floor"):
         assert res["results"][key]["steps"] > 0
     for key in ("core_vs_aec", "aec_us_vs_connect_four_us", "core_vs_memory_floor"):
         assert key in res["ratios"]
+    assert set(res["targets"]) == {"core_vs_memory_floor", "core_steps_per_s",
+                                   "aec_us_vs_connect_four_us"}
+    floor = res["targets"]["core_vs_memory_floor"]
+    assert floor["target"] == 0.25 and floor["op"] == ">="
+    assert floor["value"] == pytest.approx(res["results"]["core"]["steps_per_s"]
+                                           / res["results"]["memory_floor"]["steps_per_s"])
+    assert floor["status"] == ("PASS" if floor["value"] >= 0.25 else "MISS")
     for check in res["targets"].values():
         assert check["status"] in ("PASS", "MISS", "SKIP")
+    assert res["status"] in ("PASS", "MISS", "SKIP")
+
+
+def test_bench_all_is_one_table_over_every_game():
+    out = run_cli("bench", "--seconds", 0.05, "--envs", 16, "--json")
+    assert out.returncode == 0, out.stderr
+    res = json.loads(out.stdout)
+    assert [r["game"] for r in res["games"]] == list(fatezoo.GAMES)
+    assert [r["game"] for r in res["table"]] == list(fatezoo.GAMES)
+    for row, rep in zip(res["table"], res["games"]):
+        assert row["core_steps_per_s"] == rep["results"]["core"]["steps_per_s"]
+        assert row["status"] == rep["status"]
+        assert row["bench_floor"] == float(getattr(fatezoo.envs.get_spec(row["game"]),
+                                                   "bench_floor", 0.0) or 0.0)
+    text = run_cli("bench", "all", "--seconds", 0.05, "--envs", 16)
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    header = next(i for i, ln in enumerate(lines) if ln.startswith("game "))
+    assert "core/memory floor" in lines[header] and "status" in lines[header]
+    rows = [ln.split()[0] for ln in lines[header + 1:header + 1 + len(fatezoo.GAMES)]]
+    assert rows == list(fatezoo.GAMES)
+
+
+def test_bench_core_times_views_when_step_takes_copy(monkeypatch):
+    from fatezoo.training import bench
+
+    real = bench.fatezoo.make_vec
+    seen = []
+
+    class CopyingVec:
+        """A VecEnv whose step copies by default and returns views with copy=False."""
+
+        def __init__(self, vec):
+            self.vec = vec
+
+        def reset(self):
+            return self.vec.reset()
+
+        def step(self, actions, copy=True):
+            seen.append(copy)
+            out = self.vec.step(actions)
+            return tuple(x.copy() for x in out) if copy else out
+
+    monkeypatch.setattr(bench.fatezoo, "make_vec", lambda *a, **k: CopyingVec(real(*a, **k)))
+    view = bench.bench_core(GAME, 8, 0.01, copy=False)
+    assert view["steps"] > 0 and view["copy"] is False and set(seen) == {False}
+    seen.clear()
+    default = bench.bench_core(GAME, 8, 0.01)
+    assert default["copy"] == "default" and set(seen) == {True}
+    monkeypatch.setattr(bench.fatezoo, "make_vec", real)
+    if not bench.step_accepts_copy(real(GAME, num_envs=1)):
+        assert bench.bench_core(GAME, 8, 0.01, copy=False) == {"skipped": bench.VIEW_SKIP}
 
 
 def test_replay_matches_env(tmp_path):
@@ -243,3 +308,117 @@ def test_progress_bar_draws_only_when_enabled():
 def test_unknown_game_is_a_clear_error():
     out = run_cli("arena", "nosuch", "--games", 2)
     assert out.returncode == 2 and "unknown game 'nosuch'" in out.stderr
+
+
+def cli_in_process(capsys, *args):
+    """Run the CLI in this process: (exit status, stdout, stderr)."""
+    from fatezoo.training.cli import main
+
+    rc = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def assert_one_line_error(rc, err, *needles):
+    assert rc == 2, err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and ": error: " in lines[0], err
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+
+
+def test_missing_or_broken_ppo_checkpoint_is_one_line(tmp_path, capsys):
+    missing = tmp_path / "nope.zip"
+    rc, out, err = cli_in_process(capsys, "arena", GAME, "--agents", f"heuristic,ppo:{missing}",
+                                  "--games", 2)
+    assert_one_line_error(rc, err, "fatezoo arena: error: ppo: no checkpoint file at",
+                          str(missing))
+    rc, out, err = cli_in_process(capsys, "play", GAME, "--opponent", f"ppo:{missing}")
+    assert_one_line_error(rc, err, "fatezoo play: error: ppo: no checkpoint file at")
+    pytest.importorskip("sb3_contrib")
+    junk = tmp_path / "junk.zip"
+    junk.write_bytes(b"not a zip at all")
+    rc, out, err = cli_in_process(capsys, "arena", GAME, "--agents", f"ppo:{junk},random",
+                                  "--games", 2)
+    assert_one_line_error(rc, err, "ppo: cannot load checkpoint", str(junk))
+
+
+def test_plot_into_missing_folder_is_refused_before_any_game(tmp_path, capsys, monkeypatch):
+    from fatezoo.training import arena
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("games were played before the --plot path was checked")
+
+    monkeypatch.setattr(arena, "run_arena", no_games)
+    target = tmp_path / "no" / "such" / "arena.png"
+    rc, out, err = cli_in_process(capsys, "arena", GAME, "--games", 5, "--plot", target)
+    assert_one_line_error(rc, err, f"--plot '{target}'", "does not exist")
+    rc, out, err = cli_in_process(capsys, "arena", GAME, "--games", 5, "--plot", tmp_path)
+    assert_one_line_error(rc, err, "is a folder")
+    assert out == ""
+
+
+def test_human_agent_end_of_input_in_arena_is_one_line():
+    out = run_cli("arena", GAME, "--agents", "human,random", "--games", 2, "--seasons", 1,
+                  stdin="")
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines() == [
+        "fatezoo arena: error: human agent: end of input (stdin closed) while asking for an "
+        "action"]
+
+
+def test_help_says_ppo_loads_a_pickle():
+    for command in ("arena", "play"):
+        out = run_cli(command, "--help")
+        text = " ".join(out.stdout.split())
+        assert out.returncode == 0
+        assert "ppo:PATH loads a MaskablePPO checkpoint, which is a pickle" in text, command
+        assert "trusted files only" in text and "trust." in text
+
+
+def test_play_help_command_explains_cards_and_how_to_win():
+    out = io.StringIO()
+    assert play(GAME, seed=3, stdin=io.StringIO("?\nhelp\nq\n"), stdout=out) == 0
+    text = out.getvalue()
+    intro = text.splitlines()[1]
+    assert intro.startswith("how to win: ") and "lowest total wins" in intro
+    assert text.count("card codes: value, Sun (s) or Moon (m), Character (C) or Skeleton "
+                      "(S)") == 2
+    assert "=..=  part of a completed Match" in text and "help, ?  this help" in text
+    # the legal actions are listed again after the help, then the prompt
+    after = text.rsplit("how to win: ", 1)[1]
+    assert "legal actions:" in after and "quitting" in after
+
+
+def test_game_text_falls_back_gracefully():
+    from types import SimpleNamespace
+
+    from fatezoo.agents.human import game_text, help_text
+
+    bare = SimpleNamespace(render_ansi=len)  # a game with no texts at all
+    assert game_text(bare, "how_to_win") is None
+    assert "commands:" in help_text(bare) and "how to win" not in help_text(bare)
+    own = SimpleNamespace(render_ansi=len, how_to_win="most points")
+    assert game_text(own, "how_to_win") == "most points"
+
+
+def test_cold_numba_cache_says_compiling(tmp_path):
+    """On a fresh numba cache the arena says that kernels compile (then it is stopped)."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1", NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    proc = subprocess.Popen(CLI + ["arena", GAME, "--games", "2", "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        first = proc.stderr.readline()  # blocks until the notice (or the end)
+    finally:
+        proc.kill()
+        proc.communicate(timeout=60)
+    assert first == f"compiling {GAME} kernels (first run only)...\n"
+
+
+def test_play_save_into_missing_folder_is_refused_before_the_game(tmp_path, capsys):
+    target = tmp_path / "missing" / "game.json"
+    rc, out, err = cli_in_process(capsys, "play", GAME, "--save", target)
+    assert_one_line_error(rc, err, f"--save '{target}'", "does not exist")
+    assert out == ""  # no game was started

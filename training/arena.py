@@ -17,8 +17,9 @@ agent answers its rows with one ``act_batch`` call.
 Results: for every pair of seats held by different agents, the agent with the higher
 total reward beats the other (equal totals: half a win each). The win-rate matrix
 holds, for row agent A and column agent B, A's score against B over all their pairings,
-with a 95% Wilson interval. Ratings are OpenSkill's Plackett-Luce (one update per game,
-ranked by total reward), or a plain Elo where openskill is not installed.
+with a 95% Wilson interval. Ratings are one Plackett-Luce (two players: Bradley-Terry)
+maximum-likelihood fit to every game's finishing order at once (:mod:`.ratings`), on an
+Elo-like scale with 95% intervals: they do not depend on the order the games were played in.
 
 >>> from fatezoo.training.arena import run_arena
 >>> result = run_arena("fatefell", ["random", "heuristic"], games=8, seed=0)
@@ -31,6 +32,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections import Counter
 
 import numpy as np
 
@@ -38,7 +40,10 @@ import fatezoo
 from fatezoo.agents import make_agent
 from fatezoo.envs.core.registry import get_spec
 
-from .progress import Progress
+from .progress import Progress, warm_kernels
+from .ratings import MODEL, finishing_groups, fit_outcomes
+
+RATING_MODEL = MODEL
 
 Z95 = 1.959963984540054
 
@@ -158,69 +163,9 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
     return returns, truncated, steps
 
 
-def _openskill_model():
-    try:
-        from openskill.models import PlackettLuce
-    except ImportError:
-        return None
-    return PlackettLuce()
-
-
-class _Ratings:
-    """OpenSkill Plackett-Luce ratings, or a plain Elo fallback (K=16, start 1500)."""
-
-    def __init__(self, labels: list[str], use_openskill: bool = True):
-        self.labels = labels
-        self.model = _openskill_model() if use_openskill else None
-        if self.model is not None:
-            self.name = "openskill.PlackettLuce"
-            self.ratings = [self.model.rating(name=lab) for lab in labels]
-        else:
-            self.name = "elo"
-            self.elo = [1500.0] * len(labels)
-
-    def update(self, seats: tuple[int, ...], returns: np.ndarray) -> None:
-        """Rate one game: agent ``seats[s]`` got total reward ``returns[s]`` in seat ``s``."""
-        n = len(seats)
-        order = sorted(set(float(x) for x in returns), reverse=True)
-        ranks = [order.index(float(x)) + 1 for x in returns]
-        if self.model is not None:
-            teams = [[self.ratings[a]] for a in seats]
-            new = self.model.rate(teams, ranks=ranks)
-            # An agent holding several seats takes the mean of its seats' updates.
-            mus: dict[int, list] = {}
-            for s, a in enumerate(seats):
-                mus.setdefault(a, []).append(new[s][0])
-            for a, rs in mus.items():
-                r = self.ratings[a]
-                r.mu = float(np.mean([x.mu for x in rs]))
-                r.sigma = float(np.mean([x.sigma for x in rs]))
-            return
-        delta = [0.0] * len(self.elo)
-        for s, t in itertools.combinations(range(n), 2):
-            a, b = seats[s], seats[t]
-            if a == b:
-                continue
-            expect = 1.0 / (1.0 + 10 ** ((self.elo[b] - self.elo[a]) / 400.0))
-            got = 1.0 if returns[s] > returns[t] else 0.5 if returns[s] == returns[t] else 0.0
-            delta[a] += 16.0 * (got - expect)
-            delta[b] -= 16.0 * (got - expect)
-        for a in range(len(self.elo)):
-            self.elo[a] += delta[a]
-
-    def table(self) -> dict:
-        """Label -> {mu, sigma, ordinal} (Elo: sigma is None, ordinal is the rating)."""
-        if self.model is not None:
-            return {lab: {"mu": float(r.mu), "sigma": float(r.sigma),
-                          "ordinal": float(r.ordinal())}
-                    for lab, r in zip(self.labels, self.ratings)}
-        return {lab: {"mu": e, "sigma": None, "ordinal": e}
-                for lab, e in zip(self.labels, self.elo)}
-
-
 def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int = 2,
               seed: int = 0, batch: int = 256, options: dict | None = None,
-              progress: bool | None = False, use_openskill: bool = True) -> dict:
+              progress: bool | None = False, prior_games: float = 1.0) -> dict:
     """Play ``games`` games between ``agents`` and return matrices and ratings.
 
     Args:
@@ -232,13 +177,16 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
         batch: games played at once on the vector env.
         options: further env options (``max_turns``, ``reward``, the game's own options).
         progress: True/False to force the stderr progress bar; None: only on a tty.
-        use_openskill: rate with OpenSkill if it is importable (else Elo).
+        prior_games: the ratings' prior: virtual drawn games of each agent against a
+            virtual agent of strength 0, keeping perfect records finite (see
+            :func:`fatezoo.training.ratings.fit_ratings`).
 
     Returns:
         A JSON-able dict: ``agents``, ``matrix`` / ``counts`` / ``ci`` (row agent ->
         column agent -> score rate / pairings / [low, high]), ``scores`` (row -> column
         -> wins + ties/2), ``wins``/``ties``/``losses`` (same shape), ``ratings`` (label
-        -> mu, sigma, ordinal), ``rating_model``, ``per_agent`` (games and overall
+        -> rating, se, ci, theta; mu / sigma repeat rating / se), ``rating_model``,
+        ``prior_games``, ``per_agent`` (games and overall
         score rate), ``lineups``, ``truncated``, ``steps`` and ``seconds``.
     """
     spec = get_spec(game)
@@ -253,6 +201,7 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     labels = unique_labels(specs)
     players = [make_agent(s, game, num_players=num_players, seed=int(seed) * 1000 + i)
                for i, s in enumerate(specs)]
+    warm_kernels(game, num_players, options)  # before the clock and the progress bar start
     lineups = make_lineups(len(players), num_players)
     seeds = game_seeds(seed, games)
     lineup_of = np.arange(games) % len(lineups)
@@ -262,7 +211,7 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     ties = np.zeros((k, k), np.int64)
     losses = np.zeros((k, k), np.int64)
     seat_games = np.zeros((k, num_players), np.int64)
-    ratings = _Ratings(labels, use_openskill)
+    outcomes: Counter = Counter()
     truncated = 0
     steps = 0
     start = time.perf_counter()
@@ -290,10 +239,11 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
                         ties[a, b] += 1
                     else:
                         losses[a, b] += 1
-                ratings.update(seats, ret)
+                outcomes[finishing_groups(seats, ret)] += 1
     finally:
         bar.close()
     seconds = time.perf_counter() - start
+    ratings = fit_outcomes(labels, outcomes, prior_games)
     counts = wins + ties + losses
     score = wins + 0.5 * ties
     matrix, ci, cnt, sc = {}, {}, {}, {}
@@ -322,7 +272,7 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
         "lineups": [[labels[a] for a in lu] for lu in lineups],
         "matrix": matrix, "ci": ci, "counts": cnt, "scores": sc,
         "wins": w, "ties": t_, "losses": l_, "per_agent": per_agent,
-        "ratings": ratings.table(), "rating_model": ratings.name,
+        "ratings": ratings, "rating_model": RATING_MODEL, "prior_games": float(prior_games),
         "truncated": truncated, "steps": steps, "seconds": seconds,
     }
 
@@ -352,17 +302,18 @@ def format_result(result: dict) -> str:
     lines.append("  ".join(["agent".ljust(first)] + [b.rjust(widths[b]) for b in labels]))
     for a in labels:
         lines.append("  ".join([a.ljust(first)] + [cells[a, b].rjust(widths[b]) for b in labels]))
-    lines += ["", f"ratings ({result['rating_model']}):"]
-    lines.append(f"{'agent'.ljust(first)}  {'mu':>8}  {'sigma':>7}  {'ordinal':>8}  "
-                 f"{'score':>6}  games")
-    ranked = sorted(labels, key=lambda a: -result["ratings"][a]["ordinal"])
+    lines += ["", f"ratings ({result['rating_model']} fit to all games at once, Elo scale: "
+                  "400 points = 10:1 odds):"]
+    lines.append(f"{'agent'.ljust(first)}  {'rating':>7}  {'95% CI':>15}  {'score':>6}  games")
+    ranked = sorted(labels, key=lambda a: -result["ratings"][a]["rating"])
     for a in ranked:
         r = result["ratings"][a]
-        sigma = "-" if r["sigma"] is None else f"{r['sigma']:.3f}"
+        lo, hi = r["ci"]
+        ci = f"[{lo:.0f}, {hi:.0f}]" if math.isfinite(lo) and math.isfinite(hi) else "-"
         pa = result["per_agent"][a]
         score = "-" if pa["score"] is None else f"{100 * pa['score']:.1f}%"
-        lines.append(f"{a.ljust(first)}  {r['mu']:8.3f}  {sigma:>7}  {r['ordinal']:8.3f}  "
-                     f"{score:>6}  {pa['games']}")
+        lines.append(f"{a.ljust(first)}  {r['rating']:7.0f}  {ci:>15}  {score:>6}  "
+                     f"{pa['games']}")
     return "\n".join(lines)
 
 
@@ -416,12 +367,14 @@ def plot_result(result: dict, path: str) -> None:
     ax.set_xlabel("opponent")
     ax.set_title("win rate of row vs column (95% CI)", fontsize=9)
     fig.colorbar(im, ax=ax, fraction=0.046)
-    ranked = sorted(labels, key=lambda a: result["ratings"][a]["ordinal"])
-    mus = [result["ratings"][a]["mu"] for a in ranked]
-    sig = [result["ratings"][a]["sigma"] or 0.0 for a in ranked]
-    bx.barh(range(k), mus, xerr=sig, color="tab:blue", alpha=0.8)
+    ranked = sorted(labels, key=lambda a: result["ratings"][a]["rating"])
+    mid = np.array([result["ratings"][a]["rating"] for a in ranked])
+    lo = np.array([result["ratings"][a]["ci"][0] for a in ranked])
+    hi = np.array([result["ratings"][a]["ci"][1] for a in ranked])
+    err = np.nan_to_num(np.vstack([mid - lo, hi - mid]), posinf=0.0)
+    bx.errorbar(mid, range(k), xerr=err, fmt="o", color="tab:blue", capsize=4)
     bx.set_yticks(range(k), [short[a] for a in ranked], fontsize=8)
-    bx.set_xlabel(f"rating ({result['rating_model']}), mu +- sigma")
+    bx.set_xlabel("rating (Elo scale, fitted to all games), 95% CI")
     bx.set_title(f"{result['game']}: {result['games']} games", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

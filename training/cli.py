@@ -6,7 +6,8 @@ Commands (each works for every registered game)::
     fatezoo play GAME [--players N] [--seat S]     a person against agents in the terminal
     fatezoo replay FILE [--seat S] [--last]        replay a saved game record (JSON)
     fatezoo arena GAME --agents a,b --games N      round robin: win rates and ratings
-    fatezoo bench [GAME|all] [--envs B]            steps/s of the core, AEC loop, gym
+    fatezoo bench [GAME|all] [--envs B]            steps/s of the core, AEC loop, gym (all:
+                                                   one table over every game)
     fatezoo bench GAME --training                  MaskablePPO steps/s: core vs gym wrapper
     fatezoo train GAME [--timesteps N]             MaskablePPO self-play on the batched core
 
@@ -20,12 +21,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 
 from fatezoo.envs.core.registry import game_names, get_spec
 
 COMMANDS = ("list", "play", "replay", "arena", "bench", "train")
+PPO_NOTE = ("ppo:PATH loads a MaskablePPO checkpoint, which is a pickle: loading one can run "
+            "any code it holds, so load only checkpoints you made or trust.")
 GAME_COMMANDS = ("play", "arena", "bench", "train")
 
 
@@ -105,13 +109,16 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser("list", help="list the games")
     p.add_argument("--json", action="store_true", help="print JSON")
 
-    p = sub.add_parser("play", help="play a game in the terminal against agents")
+    p = sub.add_parser("play", help="play a game in the terminal against agents",
+                       description="Play a game in the terminal against agents: type an "
+                                   "action id, help (or ?) to explain the display, q to quit.",
+                       epilog=PPO_NOTE)
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--opponent", default="heuristic",
                    help="agent spec for the other seats: random, heuristic (default), "
-                        "ismcts[:sims=N,...], ppo:PATH")
+                        "ismcts[:sims=N,...], ppo:PATH (a pickle: trusted files only)")
     p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     p.add_argument("--save", default=None, metavar="FILE",
                    help="write the game record JSON here at the end (for fatezoo replay)")
@@ -123,20 +130,22 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                    help="show this seat's view (default: every card)")
     p.add_argument("--last", action="store_true", help="print only the final position")
 
-    p = sub.add_parser("arena", help="round robin between agents: win rates and ratings")
+    p = sub.add_parser("arena", help="round robin between agents: win rates and ratings",
+                       description="Round robin between agents on the batched core: win-rate "
+                                   "matrix with 95%% CIs and ratings fitted to all games.",
+                       epilog=PPO_NOTE)
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--agents", default="random,heuristic",
                    help="comma-separated agent specs: random, heuristic, "
                         "ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40], ppo:PATH "
-                        "(key=value parts continue the agent before; default "
-                        "random,heuristic)")
+                        "(a pickle: trusted files only), human (key=value parts continue "
+                        "the agent before; default random,heuristic)")
     p.add_argument("--games", type=int, default=1000, help="total games (default 1000)")
     p.add_argument("--players", type=int, default=2, help="players per game (default 2)")
     p.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
     p.add_argument("--batch", type=int, default=256, help="games run at once (default 256)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--elo", action="store_true", help="rate with Elo even if openskill exists")
     p.add_argument("--plot", default=None, metavar="OUT.png",
                    help="also save the win-rate matrix and ratings as a PNG")
     add_game_options(p, game)
@@ -150,7 +159,11 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--openspiel-game", default="leduc_poker",
                    help="OpenSpiel reference game (default leduc_poker)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON (all games: the reports, the table rows and the status)")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 if any target is missed (core >= 0.25x the memory floor, "
+                        "the game's own floor, AEC vs connect_four)")
     p.add_argument("--training", action="store_true",
                    help="instead: MaskablePPO training steps/s on the batched self-play env "
                         "vs the gym wrapper in a DummyVecEnv (same run, same settings)")
@@ -192,6 +205,8 @@ def cmd_play(args) -> int:
     """``fatezoo play``."""
     from .play import play
 
+    if args.save:
+        check_output_path("--save", args.save, "game.json")  # before the game, not after
     return play(args.game, num_players=args.players, seat=args.seat, opponent=args.opponent,
                 seed=args.seed, options=game_options(args), save=args.save)
 
@@ -211,13 +226,11 @@ def cmd_arena(args) -> int:
     agents = split_agents(args.agents)
     if len(agents) < 2:
         raise ValueError(f"--agents needs at least 2 comma-separated agents, got {args.agents!r}")
+    if args.plot:
+        check_plot_path(args.plot)  # before any game is played
     result = run_arena(args.game, agents, games=args.games, num_players=args.players,
                        seed=args.seed, batch=args.batch, options=game_options(args),
-                       progress=False if args.no_progress else None,
-                       use_openskill=not args.elo)
-    if result["rating_model"] == "elo" and not args.elo:
-        print("openskill is not installed (pip install openskill): rating with Elo instead",
-              file=sys.stderr)
+                       progress=False if args.no_progress else None)
     if args.json:
         print(json.dumps(result))
     else:
@@ -228,31 +241,56 @@ def cmd_arena(args) -> int:
     return 0
 
 
+def check_output_path(flag: str, path: str, example: str) -> None:
+    """Raise ValueError unless a file can be written at ``path`` (folder exists, writable)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ValueError(f"{flag} {path!r} is a folder; give a file name such as "
+                         f"{os.path.join(path, example)!r}")
+    if not os.path.isdir(folder):
+        raise ValueError(f"{flag} {path!r}: folder {folder!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"{flag} {path!r}: folder {folder!r} is not writable")
+
+
+def check_plot_path(path: str) -> None:
+    """Raise ValueError unless the arena PNG can be written at ``path``."""
+    check_output_path("--plot", path, "arena.png")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ValueError("--plot needs matplotlib: pip install 'fatezoo[train]'") from None
+
+
 def cmd_bench(args) -> int:
     """``fatezoo bench``."""
-    from .bench import format_bench, run_bench
+    from .bench import format_bench, format_table, overall_status, run_bench, summary_row
 
     if args.training:
         return cmd_bench_training(args)
     games = list(game_names()) if args.game == "all" else [args.game]
     for g in games:
         get_spec(g)
-    if args.envs < 1 or args.seconds <= 0:
-        raise ValueError(f"--envs must be >= 1 and --seconds > 0, got {args.envs}, "
+    if args.envs < 1 or not (math.isfinite(args.seconds) and args.seconds > 0):
+        raise ValueError(f"--envs must be >= 1 and --seconds a number > 0, got {args.envs}, "
                          f"{args.seconds}")
     reports = []
     for g in games:
-        rep = run_bench(g, envs=args.envs, seconds=args.seconds, num_players=args.players,
-                        seed=args.seed, options=game_options(args),
-                        openspiel_game=args.openspiel_game,
-                        log=lambda s: print(s, file=sys.stderr, flush=True))
-        reports.append(rep)
-        if not args.json:
-            print(format_bench(rep), flush=True)
-            print()
+        reports.append(run_bench(g, envs=args.envs, seconds=args.seconds,
+                                 num_players=args.players, seed=args.seed,
+                                 options=game_options(args),
+                                 openspiel_game=args.openspiel_game,
+                                 log=lambda s: print(s, file=sys.stderr, flush=True)))
+    status = overall_status({r["game"]: {"status": r["status"]} for r in reports})
     if args.json:
-        print(json.dumps(reports[0] if args.game != "all" else {"games": reports}))
-    return 0
+        out = reports[0] if args.game != "all" else {
+            "games": reports, "table": [summary_row(r) for r in reports], "status": status}
+        print(json.dumps(out))
+    elif args.game == "all":
+        print(format_table(reports))
+    else:
+        print(format_bench(reports[0]))
+    return 1 if args.strict and status == "MISS" else 0
 
 
 def cmd_bench_training(args) -> int:
@@ -293,16 +331,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     game = _find_game(argv) if argv and argv[0] in GAME_COMMANDS else None
     args = build_parser(game).parse_args(argv)
-    from .replay import ReplayError
+    from fatezoo.agents.human import Quit
 
     try:
         return HANDLERS[args.command](args)
-    except ReplayError as err:
-        print(f"fatezoo {args.command}: error: {err}", file=sys.stderr)
-        return 2
-    except (ValueError, TypeError) as err:
-        print(f"fatezoo {args.command}: error: {err}", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         try:
             sys.stdout = open(os.devnull, "w")
@@ -312,6 +344,19 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\nfatezoo {args.command}: interrupted", file=sys.stderr)
         return 130
+    except (ValueError, TypeError, OSError, ImportError, Quit) as err:
+        # expected failures (bad values, files, a missing extra, a person's input ending)
+        # are one line naming the value; ReplayError is a ValueError
+        print(f"fatezoo {args.command}: error: {one_line(err)}", file=sys.stderr)
+        return 2
+
+
+def one_line(err: BaseException) -> str:
+    """An exception as one line: its message (first line), or its type if it has none."""
+    text = str(err).strip()
+    if isinstance(err, OSError) and err.strerror and err.filename is not None:
+        text = f"{err.filename}: {err.strerror}"
+    return text.splitlines()[0] if text else type(err).__name__
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 The person sees the game from their own seat only (others' hidden cards are redacted by
 the game's ``render_ansi(record, seat)``), picks an action id from the listed legal
-actions, and can type ``q`` (or end the input) to quit. Bad input gets a message and a
-new prompt; nothing is guessed.
+actions, types ``help`` (or ``?``) for the commands and the display legend, and can type
+``q`` (or end the input) to quit. Bad input gets a message and a new prompt; nothing is
+guessed.
 
 >>> import io
 >>> from fatezoo.training.play import play
@@ -20,8 +21,10 @@ import numpy as np
 
 import fatezoo
 from fatezoo.agents import make_agent
-from fatezoo.agents.human import HumanAgent, Quit
+from fatezoo.agents.human import HumanAgent, Quit, game_text
 from fatezoo.envs.core.registry import get_spec
+
+from .progress import warm_kernels
 
 
 def play(game: str, num_players: int = 2, seat: int = 0, opponent: str = "heuristic",
@@ -52,6 +55,7 @@ def play(game: str, num_players: int = 2, seat: int = 0, opponent: str = "heuris
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise ValueError(f"{game}: seat must be in [0, {n}), got {seat!r}")
     agent = make_agent(opponent, game, num_players=n, seed=seed)
+    warm_kernels(game, n, options)  # says so while the first run compiles
     env.reset(seed=seed)
     me = env.possible_agents[seat]
     record = env.unwrapped.record
@@ -61,7 +65,11 @@ def play(game: str, num_players: int = 2, seat: int = 0, opponent: str = "heuris
         stdout.flush()
 
     say(f"{game}: you are {me} (seat {seat}) against {n - 1} {opponent} agent(s); "
-        f"seed {env.unwrapped.game_record()['seed']}. Type an action id, or q to quit.")
+        f"seed {env.unwrapped.game_record()['seed']}. Type an action id, help (or ?) to "
+        "explain the display, q to quit.")
+    win = game_text(spec, "how_to_win")
+    if win:
+        say(f"how to win: {win}")
     say("(the other players' actions are named from their own seats)")
     human = HumanAgent(game, stdin=stdin, stdout=stdout)
     quit_ = False

@@ -1,4 +1,9 @@
-"""A tiny dependency-free progress bar for long command-line work (written to stderr).
+"""Progress for long command-line work (on stderr): a tiny progress bar, kernel warm-up.
+
+The first run of a game compiles its numba kernels (tens of seconds; numba caches them
+on disk for later runs). :func:`warm_kernels` does that before anything is timed and
+says so when it takes a while, so that progress bars, ETAs and steps/s figures start
+after it.
 
 >>> from fatezoo.training.progress import Progress
 >>> with Progress(100, "games", enabled=False) as bar:
@@ -8,7 +13,10 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
+
+import numpy as np
 
 
 class Progress:
@@ -73,3 +81,59 @@ class Progress:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def warm_kernels(game: str, num_players: int = 2, options: dict | None = None, stream=None,
+                 notice_after: float = 1.0) -> float:
+    """Compile (or load from numba's cache) ``game``'s kernels before anything is timed.
+
+    Runs one reset and one step of a 1-game :class:`~fatezoo.VecEnv` and of the AEC
+    env, and one call of the game's heuristic. If that takes longer than
+    ``notice_after`` seconds, ``compiling <game> kernels (first run only)...`` is written
+    to ``stream`` (default stderr) while it runs, and the time taken once it is done.
+
+    Args:
+        game: registered game name.
+        num_players: seats (the options are checked here, before any long work).
+        options: further env options.
+        stream: where the notice goes (default ``sys.stderr``).
+        notice_after: seconds of silence before the notice.
+
+    Returns:
+        The seconds the warm-up took.
+    """
+    import fatezoo
+    from fatezoo.envs.core.registry import get_spec
+    from fatezoo.envs.core.rng import rng_rows
+
+    stream = sys.stderr if stream is None else stream
+    opts = dict(options or {})
+    spec = get_spec(game)
+    said = threading.Event()
+
+    def notice():
+        stream.write(f"compiling {game} kernels (first run only)...\n")
+        stream.flush()
+        said.set()
+
+    timer = threading.Timer(notice_after, notice)
+    timer.daemon = True
+    start = time.perf_counter()
+    timer.start()
+    try:
+        vec = fatezoo.make_vec(game, num_envs=1, seed=0, num_players=num_players, **opts)
+        obs, mask, _ = vec.reset()
+        vec.step(np.array([int(np.flatnonzero(mask[0])[0])], np.int64))
+        if spec.heuristic is not None:
+            spec.heuristic(np.ascontiguousarray(obs, np.float32),
+                           np.ascontiguousarray(mask, np.int8), rng_rows(0, 1))
+        env = fatezoo.make(game, num_players=num_players, **opts)
+        env.reset(seed=0)
+        env.step(env.legal_actions()[0])
+    finally:
+        timer.cancel()
+    seconds = time.perf_counter() - start
+    if said.is_set():
+        stream.write(f"compiled {game} kernels in {seconds:.0f}s\n")
+        stream.flush()
+    return seconds

@@ -15,36 +15,127 @@ seat, with every card face up.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
-from pathlib import Path
 
 import fatezoo
 from fatezoo import IllegalActionError
 from fatezoo.envs.core.registry import get_spec
 
 KEYS = ("game", "options", "seed", "actions")
+MAX_BYTES = 64 * 1024 * 1024  # the largest record file read (a real record is a few KiB)
+MAX_SEED = 2**128
+COMMON_OPTIONS = ("num_players", "max_turns", "reward")
 
 
 class ReplayError(ValueError):
-    """A game record that cannot be replayed: what is wrong and where."""
+    """A game record that cannot be replayed: what is wrong and where (one line)."""
 
 
-def load_record(path) -> dict:
+def _refuse_constant(name):
+    raise ValueError(f"{name} is not a number a game record can hold")
+
+
+def _finite_float(text):
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
+def load_record(path, max_bytes: int = MAX_BYTES) -> dict:
     """Read and validate a game record JSON file.
 
+    Only a regular file of at most ``max_bytes`` bytes is read (``/dev/zero``, a
+    directory or a pipe is refused before reading); the text must be UTF-8 JSON with
+    finite numbers and integers of at most 4300 digits.
+
     Raises:
-        ReplayError: unreadable file, not JSON, missing keys, bad types or unknown game.
+        ReplayError: one line naming ``path``: unreadable, too large, not a file, not
+            JSON, too deeply nested, missing keys, bad types, unknown game or options.
     """
+    where = str(path)
+    def check_file(st):
+        if stat.S_ISDIR(st.st_mode):
+            raise ReplayError(f"{where}: is a directory, not a game record file")
+        if not stat.S_ISREG(st.st_mode):  # /dev/zero, a pipe: never read
+            raise ReplayError(f"{where}: not a regular file (a game record is a JSON file)")
+        if st.st_size > max_bytes:
+            raise ReplayError(f"{where}: {st.st_size:,} bytes is larger than the "
+                              f"{max_bytes / 2**20:g} MiB limit of a game record")
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        check_file(os.stat(path))  # before opening: opening a FIFO would block
+        with open(path, "rb") as f:
+            check_file(os.fstat(f.fileno()))
+            raw = f.read(max_bytes + 1)
     except OSError as err:
-        raise ReplayError(f"cannot read {path}: {err.strerror or err}") from None
+        raise ReplayError(f"cannot read {where}: {err.strerror or err}") from None
+    except (TypeError, ValueError) as err:  # a path with a NUL byte, not a path
+        if isinstance(err, ReplayError):
+            raise
+        raise ReplayError(f"cannot read {where!r}: {err}") from None
+    if len(raw) > max_bytes:  # the file grew while being read
+        raise ReplayError(f"{where}: larger than the {max_bytes / 2**20:g} MiB limit of a "
+                          "game record")
     try:
-        data = json.loads(text)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ReplayError(f"{where} is not UTF-8 text: byte {err.start}: {err.reason}") \
+            from None
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except json.JSONDecodeError as err:
-        raise ReplayError(f"{path} is not JSON: {err}") from None
-    check_record(data, str(path))
+        raise ReplayError(f"{where} is not JSON: {err}") from None
+    except RecursionError:
+        raise ReplayError(f"{where}: JSON nested too deeply (a game record is a flat object)") \
+            from None
+    except MemoryError:
+        raise ReplayError(f"{where}: out of memory parsing the JSON") from None
+    except (ValueError, OverflowError) as err:  # huge int literals, NaN, 1e400
+        msg = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise ReplayError(f"{where} is not a valid game record: {msg}") from None
+    check_record(data, where)
     return data
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_options(spec, options: dict, where: str) -> None:
+    """Options are the common ones plus the game's own, each of the right JSON type."""
+    allowed = list(COMMON_OPTIONS) + list(spec.option_defaults)
+    for key, value in options.items():
+        if key not in allowed:
+            raise ReplayError(f"{where}: unknown option {key!r}; a {spec.name} record's "
+                              f"options are some of {allowed}")
+        if key == "num_players":
+            ok = _is_int(value)
+            want = "an int"
+        elif key == "max_turns":
+            ok = value is None or (_is_int(value) and value >= 1)
+            want = "a positive int or null"
+        elif key == "reward":
+            ok = isinstance(value, str)
+            want = "a string"
+        else:
+            default = spec.option_defaults[key]
+            if isinstance(default, bool):
+                ok, want = isinstance(value, bool), "true or false"
+            elif isinstance(default, int):
+                ok, want = _is_int(value), "an int"
+            elif isinstance(default, float):
+                ok = _is_int(value) or isinstance(value, float)
+                want = "a number"
+            elif isinstance(default, str):
+                ok, want = isinstance(value, str), "a string"
+            else:  # None default: the game's configure checks the value
+                ok = value is None or isinstance(value, (bool, int, float, str))
+                want = "null, a bool, a number or a string"
+        if not ok:
+            raise ReplayError(f"{where}: option {key} must be {want}, got {value!r}")
 
 
 def check_record(data, where: str = "game record") -> None:
@@ -55,21 +146,28 @@ def check_record(data, where: str = "game record") -> None:
     missing = [k for k in KEYS if k not in data]
     if missing:
         raise ReplayError(f"{where}: missing key(s) {missing}; a game record has {list(KEYS)}")
+    if not isinstance(data["game"], str):
+        raise ReplayError(f"{where}: game must be a string, got {data['game']!r}")
     try:
-        get_spec(data["game"])
-    except (ValueError, TypeError) as err:
+        spec = get_spec(data["game"])
+    except (ValueError, TypeError, KeyError) as err:
         raise ReplayError(f"{where}: {err}") from None
     if not isinstance(data["options"], dict):
         raise ReplayError(f"{where}: options must be an object, got {data['options']!r}")
+    _check_options(spec, data["options"], where)
     seed = data["seed"]
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ReplayError(f"{where}: seed must be a non-negative int, got {seed!r}")
+    if not _is_int(seed) or not 0 <= seed < MAX_SEED:
+        raise ReplayError(f"{where}: seed must be an int in [0, 2**128) (the seed the game "
+                          f"was dealt with), got {seed!r}")
     acts = data["actions"]
     if not isinstance(acts, list):
         raise ReplayError(f"{where}: actions must be a list of ints, got {type(acts).__name__}")
     for k, a in enumerate(acts):
-        if isinstance(a, bool) or not isinstance(a, int):
+        if not _is_int(a):
             raise ReplayError(f"{where}: step {k}: action {a!r} is not an int")
+        if not 0 <= a < spec.num_actions:
+            raise ReplayError(f"{where}: step {k}: action {a} is out of range "
+                              f"[0, {spec.num_actions})")
 
 
 def replay_record(data: dict, seat: int | None = None, where: str = "game record",
@@ -95,7 +193,7 @@ def replay_record(data: dict, seat: int | None = None, where: str = "game record
     spec = get_spec(game)
     try:
         env = fatezoo.make(game, **data["options"])
-    except (TypeError, ValueError) as err:
+    except (TypeError, ValueError, OverflowError) as err:
         raise ReplayError(f"{where}: bad options {data['options']!r}: {err}") from None
     n = len(env.possible_agents)
     if seat is not None and not 0 <= seat < n:

@@ -7,6 +7,17 @@ from html import escape
 from .cards import FATE_MOON_TEXT, FATE_NAMES, FATE_SUN_TEXT, card_short
 from .state import NUM_ARCANA, Phase, Season, action_name
 
+# Shown by ``fatezoo play`` (its intro and its ``help`` command).
+HOW_TO_WIN = ("at the end of each season every card in your layout scores its value (a "
+              "completed Match scores 0); after the last season the lowest total wins.")
+LEGEND = """card codes: value, Sun (s) or Moon (m), Character (C) or Skeleton (S):
+  12mC  the Character of the 12 Moon identity      1sS  the Skeleton of the 1 Sun identity
+  [..]  a card in a layout slot   =..=  part of a completed Match (scores 0)
+   ??   a card you have not seen   FATE  a Fate card   --  no card
+A Character Matches only the Skeleton of its own identity (same value and symbol).
+Layout: slots 0 1 (Hidden, top row) and 2 3 (Revealed, bottom row); * marks the turn
+player. The discard piles list their top cards first."""
+
 
 def _visible(rec, seat, owner, slot) -> bool:
     return seat is None or bool(rec["known"][seat, owner, slot])
