@@ -264,8 +264,8 @@ def train_preset(game: str) -> dict:
     if not preset:
         try:
             module = importlib.import_module(f"fatezoo.envs.{game}.presets")
-        except ModuleNotFoundError as err:
-            if err.name != f"fatezoo.envs.{game}.presets":
+        except ModuleNotFoundError as err:  # no presets module (or no game package)
+            if not err.name or not f"fatezoo.envs.{game}.presets".startswith(err.name):
                 raise
             module = None
         preset = getattr(module, "TRAIN_PRESET", None) or {}
