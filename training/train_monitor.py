@@ -13,8 +13,8 @@ from __future__ import annotations
 import contextlib
 import csv
 import os
+import secrets
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -32,9 +32,10 @@ def atomic_write(path, mode: str = "wb"):
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # opened with "x" (not mkstemp, whose files are private): the usual permissions
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        with os.fdopen(fd, mode) as f:
+        with open(tmp, mode.replace("w", "x")) as f:
             yield f
             f.flush()
             os.fsync(f.fileno())
