@@ -258,11 +258,10 @@ def test_subproc_gym_training_never_plays_an_illegal_action():
 def test_train_arguments_round_trip():
     import argparse
 
-    from fatezoo.training.cli import add_game_options
-    from fatezoo.training.train import add_train_arguments, options_from_args
+    from fatezoo.training.options import add_game_options, add_train_arguments, options_from_args
 
     parser = argparse.ArgumentParser()
-    add_train_arguments(parser)
+    add_train_arguments(parser, GAME)
     add_game_options(parser, GAME)
     args = parser.parse_args([GAME, "--timesteps", "5000", "--net-arch", "32,16", "--envs", "8",
                               "--w-self", "0", "--reward", "win", "--seasons", "2",
@@ -273,34 +272,52 @@ def test_train_arguments_round_trip():
     assert opts.eval_opponents == ("random",) and opts.progress is False
     with pytest.raises(ValueError, match="num_envs"):
         options_from_args(parser.parse_args([GAME, "--envs", "0"]))
+    # "none" is a value of its own, apart from "not given"
+    opts = options_from_args(parser.parse_args([GAME, "--target-kl", "none",
+                                                "--imitation-steps", "0"]))
+    assert opts.target_kl is None and opts.imitation_steps == 0
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_train_smoke(game, tmp_path):
+def test_train_smoke(game, tmp_path, capsys):
+    import re
+
     from fatezoo.agents import make_agent
     from fatezoo.training.train import TrainOptions, train
 
     spec = get_spec(game)
-    opts = TrainOptions(game, timesteps=2 * 64 * 8, num_envs=8, n_steps=64, batch_size=128,
+    # 1100 timesteps run as 3 whole rollouts of 8 * 64: the progress counts to 1536
+    opts = TrainOptions(game, timesteps=1100, num_envs=8, n_steps=64, batch_size=128,
                         n_epochs=1, net_arch=(16,), imitation_steps=512, snapshot_every=256,
                         eval_every=512, eval_games=4, final_eval_games=4, checkpoint_every=512,
-                        out_dir=str(tmp_path), max_turns=60, progress=False)
+                        out_dir=str(tmp_path), max_turns=60, progress=True, log_every=1e9)
     result = train(opts)
     run = tmp_path / result["run_dir"].split("/")[-1]
     assert run.name.startswith(f"{game}__ppo__0__")
     assert (run / "checkpoints" / "final.zip").is_file()
     assert (run / "checkpoints" / "step_512.zip").is_file()
+    assert not [p for p in (run / "checkpoints").iterdir() if p.suffix != ".zip"]
     assert any((run / "tb").iterdir())
     rows = list(csv.DictReader(open(run / "evals.csv")))
-    assert [int(r["timesteps"]) for r in rows] == [0, 512, 1024, 1024]
+    assert [int(r["timesteps"]) for r in rows] == [0, 512, 1024, 1536, 1536]
     assert 0 <= float(rows[-1]["win_vs_random"]) <= 1
     assert set(result["final_eval"]) == ({"random", "heuristic"} if spec.heuristic
                                          else {"random"})
+    assert result["interrupted"] is False and result["timesteps"] == 1536
     agent = make_agent("ppo:" + result["checkpoint"], game)
     env = fatezoo.make(game)
     env.reset(seed=0)
     obs = env.observe(env.agent_selection)
     assert obs["action_mask"][agent.act(obs["observation"], obs["action_mask"])]
+    # without a terminal: progress lines at each eval and at the end, never past 100%
+    err = capsys.readouterr().err
+    counts = [(int(a.replace(",", "")), int(b.replace(",", "")))
+              for a, b in re.findall(r"train: ([\d,]+)/([\d,]+) timesteps", err)]
+    assert len(counts) >= 4 and all(a <= b == 1536 for a, b in counts)
+    assert counts[-1] == (1536, 1536) and "(100%)" in err and "done" in err
+    assert "vs random" in err
+    if spec.heuristic is not None:
+        assert "imitate heuristic: 512/512 decisions (100%)" in err
 
 
 def test_bench_training_shape():
@@ -312,9 +329,17 @@ def test_bench_training_shape():
         r = result["results"][side]
         assert r["timesteps"] == 128 and r["steps_per_s"] > 0 and r["env"]["steps"] > 0
     assert set(result["ratios"]) == {"learn", "rollout", "env"}
-    assert result["target"]["status"] in ("PASS", "MISS")
+    targets = result["targets"]
+    assert {k: targets[k]["target"] for k in ("env", "rollout")} == {"env": 4.0, "rollout": 2.0}
+    for k in ("env", "rollout"):
+        assert targets[k]["ratio"] == result["ratios"][k]
+        assert targets[k]["status"] == ("PASS" if targets[k]["ratio"] >= targets[k]["target"]
+                                        else "MISS")
+    assert targets["status"] == ("PASS" if all(targets[k]["status"] == "PASS"
+                                               for k in ("env", "rollout")) else "MISS")
     text = format_training_bench(result)
-    assert "core / gym" in text and "target" in text
+    assert "core / gym" in text and "env alone" in text and "(target >= 4x)" in text
+    assert "(target >= 2x)" in text and "(target >= 5x)" not in text
 
 
 def test_same_seed_same_games():
@@ -347,3 +372,194 @@ def test_train_command_smoke(game, tmp_path):
     assert result["timesteps"] >= 256 and (run / "checkpoints" / "final.zip").is_file()
     bad = subprocess.run(cmd[:5] + ["--envs", "0"], capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and "num_envs must be an int >= 1, got 0" in bad.stderr
+
+
+def test_presets_neutral_defaults_and_user_values_win(monkeypatch):
+    import argparse
+    import types
+
+    from fatezoo.envs.fatefell.presets import TRAIN_PRESET
+    from fatezoo.training import options as O
+
+    neutral = O.TrainOptions.neutral_defaults()
+    # Fatefell: its preset over the neutral defaults; a value given wins
+    ff = O.TrainOptions(GAME)
+    assert TRAIN_PRESET and O.train_preset(GAME) == TRAIN_PRESET
+    for name, value in neutral.items():
+        assert getattr(ff, name) == TRAIN_PRESET.get(name, value), name
+    assert ff.num_envs == TRAIN_PRESET["num_envs"] != neutral["num_envs"]
+    assert O.TrainOptions(GAME, num_envs=8, reward="win").num_envs == 8
+    assert O.TrainOptions(GAME, reward="win").reward == "win"
+    # a game without a preset trains with the neutral defaults; a spec's own preset is used
+    fake = types.SimpleNamespace(heuristic=None, min_players=2, max_players=2)
+    tuned = types.SimpleNamespace(heuristic=None, train_preset={"n_steps": 7})
+    specs = {"nopreset": fake, "tuned": tuned}
+    monkeypatch.setattr(O, "game_names", lambda: (GAME, *specs))
+    monkeypatch.setattr(O, "get_spec", lambda g: specs[g] if g in specs else get_spec(g))
+    plain = O.TrainOptions("nopreset")
+    assert {k: getattr(plain, k) for k in neutral} == neutral
+    assert O.TrainOptions("tuned").n_steps == 7 and O.TrainOptions("tuned").num_envs == 64
+    assert plain.warm_start_steps() == 0  # no heuristic, no warm start
+    monkeypatch.setattr(tuned, "train_preset", {"n_step": 7})
+    with pytest.raises(ValueError, match="train_preset key 'n_step'"):
+        O.TrainOptions("tuned")
+    # flags: the preset fills what the user left out; a flag given wins
+    parser = argparse.ArgumentParser()
+    O.add_train_arguments(parser, GAME)
+    O.add_game_options(parser, GAME)
+    opts = O.options_from_args(parser.parse_args([GAME, "--n-steps", "16"]))
+    assert opts.n_steps == 16 and opts.num_envs == TRAIN_PRESET["num_envs"]
+    assert opts.reward == TRAIN_PRESET["reward"]
+    assert O.options_from_args(parser.parse_args([GAME, "--reward", "win"])).reward == "win"
+
+
+def test_warm_start_scales_with_the_budget():
+    from fatezoo.training.options import TrainOptions
+
+    assert TrainOptions(GAME).warm_start_steps() == 1_000_000  # preset cap, 12M budget
+    assert TrainOptions(GAME, timesteps=20_000).warm_start_steps() == 5_000
+    assert TrainOptions(GAME, timesteps=20_000, imitation_steps=300).warm_start_steps() == 300
+    assert TrainOptions(GAME, imitation_steps=0).warm_start_steps() == 0
+    opts = TrainOptions(GAME, timesteps=1000, num_envs=8, n_steps=64)
+    assert opts.planned_timesteps() == 1024
+
+
+def test_train_help_lists_every_flag_with_meaning_and_preset_default():
+    import subprocess
+    import sys
+
+    from fatezoo.envs.fatefell.presets import TRAIN_PRESET
+    from fatezoo.training.options import TrainOptions
+
+    out = subprocess.run([sys.executable, "-m", "fatezoo.training.cli", "train", GAME,
+                          "--help"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "--envs N games played at once (fatefell preset: 256)" in text
+    assert "--gamma X discount per learner decision (default: 0.99)" in text
+    assert f"(fatefell preset: {TRAIN_PRESET['timesteps']:_})" in text
+    for name, doc in TrainOptions.docs().items():
+        if name not in ("progress", "reward", "max_turns", "game_options"):
+            assert " ".join(doc.split()) in text, name
+
+
+def test_training_modules_import_without_cycles():
+    """No import cycle among training modules, function-level imports included."""
+    import ast
+    from pathlib import Path
+
+    import fatezoo.training as pkg
+
+    folder = Path(pkg.__file__).parent
+    graph = {}
+    for path in folder.glob("*.py"):
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                if node.level == 1:
+                    deps |= {node.module} if node.module else {a.name for a in node.names}
+                elif (node.module or "").startswith("fatezoo.training."):
+                    deps.add(node.module.split(".")[2])
+        graph[path.stem] = deps & {p.stem for p in folder.glob("*.py")}
+    assert "options" in graph["cli"] and "cli" not in graph["train"]
+
+    def visit(node, stack):
+        assert node not in stack, " -> ".join(stack + [node])
+        for dep in graph[node]:
+            visit(dep, stack + [node])
+
+    for module in graph:
+        visit(module, [])
+
+
+def test_checkpoints_are_written_atomically(tmp_path):
+    from fatezoo.training.train_monitor import save_model
+
+    class Model:
+        def __init__(self, fail):
+            self.fail = fail
+
+        def save(self, f, exclude=()):
+            f.write(b"PK" + b"x" * 1000)
+            if self.fail:
+                raise KeyboardInterrupt  # Ctrl-C halfway through the save
+
+    path = tmp_path / "checkpoints" / "final.zip"
+    with pytest.raises(KeyboardInterrupt):
+        save_model(Model(fail=True), path)
+    assert list(path.parent.iterdir()) == []  # no partial file, no temporary left
+    save_model(Model(fail=False), path)
+    assert path.read_bytes() == b"PK" + b"x" * 1000
+    with pytest.raises(KeyboardInterrupt):
+        save_model(Model(fail=True), path)
+    assert path.read_bytes() == b"PK" + b"x" * 1000  # the old checkpoint is untouched
+    assert [p.name for p in path.parent.iterdir()] == ["final.zip"]
+
+
+TINY = ["--envs", "4", "--n-steps", "32", "--batch-size", "64", "--n-epochs", "1",
+        "--net-arch", "16", "--eval-games", "2", "--checkpoint-every", "0", "--max-turns",
+        "40"]
+
+
+def test_train_command_final_eval_zero(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "fatezoo.training.cli", "train", GAME, "--timesteps", "128",
+           "--imitation-steps", "0", "--eval-every", "0", "--final-eval-games", "0",
+           "--out-dir", str(tmp_path), *TINY]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "no final evaluation" in out.stdout and "win rate" not in out.stdout
+    (run,) = tmp_path.iterdir()
+    result = json.loads((run / "result.json").read_text())
+    assert result["final_eval"] is None and result["final_eval_games"] == 0
+    assert (run / "checkpoints" / "final.zip").is_file()
+    rows = list(csv.DictReader(open(run / "evals.csv")))
+    assert [int(r["timesteps"]) for r in rows] == [0]  # only the start's evaluation
+    # without a terminal, progress lines are printed (no --verbose needed)
+    assert "timesteps (100%)" in out.stderr
+
+
+def test_ctrl_c_saves_a_final_checkpoint(tmp_path):
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from fatezoo.agents import make_agent
+
+    cmd = [sys.executable, "-m", "fatezoo.training.cli", "train", GAME, "--timesteps",
+           "100000000", "--imitation-steps", "0", "--eval-every", "0", "--out-dir",
+           str(tmp_path), "--no-progress", *TINY]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300
+        started = False
+        while time.monotonic() < deadline and proc.poll() is None:
+            runs = list(tmp_path.iterdir())
+            evals = runs[0] / "evals.csv" if runs else None
+            if evals and evals.is_file() and len(evals.read_text().splitlines()) >= 2:
+                started = True  # the start's evaluation is written: learning has begun
+                break
+            time.sleep(0.2)
+        assert started, proc.communicate()[1] if proc.poll() is not None else "no start"
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fatezoo train: interrupted at "), err
+    (run,) = tmp_path.iterdir()
+    final = run / "checkpoints" / "final.zip"
+    assert str(final) in lines[0]
+    result = json.loads((run / "result.json").read_text())
+    assert result["interrupted"] is True and result["final_eval"] is None
+    assert 0 < result["timesteps"] < 100000000
+    agent = make_agent("ppo:" + str(final), GAME)
+    assert agent.model.num_timesteps == result["timesteps"]

@@ -27,66 +27,12 @@ import sys
 
 from fatezoo.envs.core.registry import game_names, get_spec
 
+from .options import add_game_options, add_train_arguments, game_options, train_reward_help
+
 COMMANDS = ("list", "play", "replay", "arena", "bench", "train")
 PPO_NOTE = ("ppo:PATH loads a MaskablePPO checkpoint, which is a pickle: loading one can run "
             "any code it holds, so load only checkpoints you made or trust.")
 GAME_COMMANDS = ("play", "arena", "bench", "train")
-
-
-def _flag(name: str) -> str:
-    return "--" + name.replace("_", "-")
-
-
-def add_game_options(parser: argparse.ArgumentParser, game: str | None,
-                     reward_default: str = "win") -> None:
-    """Add the common env options and, if ``game`` is known, flags for its own options."""
-    group = parser.add_argument_group("game options")
-    group.add_argument("--max-turns", type=int, default=None,
-                       help="truncation limit in player turns (default: the game's)")
-    group.add_argument("--reward", choices=("win", "score"), default=None,
-                       help=f"reward mode (default: {reward_default})")
-    group.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                       help="a game option by name (value parsed as JSON if possible)")
-    if game not in game_names():
-        return
-    spec = get_spec(game)
-    for name, default in spec.option_defaults.items():
-        dest = f"opt_{name}"
-        if isinstance(default, bool) or default is None:
-            group.add_argument(_flag(name), dest=dest, action=argparse.BooleanOptionalAction,
-                               default=None,
-                               help=f"{game} option {name} (default: {default})")
-        elif isinstance(default, int):
-            group.add_argument(_flag(name), dest=dest, type=int, default=None, metavar="N",
-                               help=f"{game} option {name} (default: {default})")
-        elif isinstance(default, float):
-            group.add_argument(_flag(name), dest=dest, type=float, default=None, metavar="X",
-                               help=f"{game} option {name} (default: {default})")
-        else:
-            group.add_argument(_flag(name), dest=dest, default=None,
-                               help=f"{game} option {name} (default: {default!r})")
-
-
-def game_options(args: argparse.Namespace) -> dict:
-    """The env options given on the command line (only those set)."""
-    opts = {}
-    for key, value in vars(args).items():
-        if key.startswith("opt_") and value is not None:
-            opts[key[4:]] = value
-    for item in getattr(args, "option", None) or []:
-        if "=" not in item:
-            raise SystemExit(f"fatezoo: error: --option expects NAME=VALUE, got {item!r}")
-        name, raw = item.split("=", 1)
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        opts[name.strip().replace("-", "_")] = value
-    if getattr(args, "max_turns", None) is not None:
-        opts["max_turns"] = args.max_turns
-    if getattr(args, "reward", None) is not None:
-        opts["reward"] = args.reward
-    return opts
 
 
 def _find_game(argv: list[str]) -> str | None:
@@ -171,11 +117,11 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                    help="with --training: PPO rollouts timed per side (default 3)")
     add_game_options(p, game if game != "all" else None)
 
-    from .train import add_train_arguments
-
-    p = sub.add_parser("train", help="train MaskablePPO by self-play on the batched core")
-    add_train_arguments(p)
-    add_game_options(p, game, reward_default="score while training; evals use win")
+    p = sub.add_parser("train", help="train MaskablePPO by self-play on the batched core",
+                       description="Train MaskablePPO by self-play on the batched core. "
+                       "Defaults shown are the game's training preset where it has one.")
+    add_train_arguments(p, game)
+    add_game_options(p, game, reward_default=train_reward_help(game))
     return parser
 
 
@@ -311,15 +257,9 @@ def cmd_bench_training(args) -> int:
 
 def cmd_train(args) -> int:
     """``fatezoo train``."""
-    from .train import options_from_args, train
+    from .train import run_train_command
 
-    result = train(options_from_args(args))
-    print(f"run: {result['run_dir']}")
-    print(f"checkpoint: {result['checkpoint']}  (fatezoo arena {args.game} --agents "
-          f"heuristic,ppo:{result['checkpoint']})")
-    for opp, rate in result["final_eval"].items():
-        print(f"win rate vs {opp}: {100 * rate:.1f}% over {result['final_eval_games']} games")
-    return 0
+    return run_train_command(args)
 
 
 HANDLERS = {"list": cmd_list, "play": cmd_play, "replay": cmd_replay, "arena": cmd_arena,

@@ -1,0 +1,266 @@
+"""What runs between PPO steps (snapshots, evals, checkpoints, progress) and atomic saving.
+
+:class:`TrainingMonitor` is plain Python; :meth:`TrainingMonitor.sb3_callback` wraps it as an
+SB3 callback. :class:`ProgressReport` draws a bar on a terminal and otherwise prints a short
+line every ``log_every`` seconds and at each evaluation (so CI logs and ``nohup`` runs show
+progress). Files a run keeps are written to a temporary file in the same folder, then
+renamed over the final name (:func:`atomic_write`): an interrupted save never leaves a
+truncated ``.zip`` or ``result.json`` behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import os
+import secrets
+import sys
+import time
+from pathlib import Path
+
+from .options import TrainOptions
+from .progress import Progress
+from .train_eval import GreedyPolicyAgent, eval_opponents, evaluate
+
+
+@contextlib.contextmanager
+def atomic_write(path, mode: str = "wb"):
+    """Open a temporary file beside ``path``; on success rename it to ``path``.
+
+    On an exception (KeyboardInterrupt included) the temporary file is removed and
+    ``path`` is left as it was.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # opened with "x" (not mkstemp, whose files are private): the usual permissions
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        with open(tmp, mode.replace("w", "x")) as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# the env's last observations and episode buffers: 0.7 MB at 256 envs, and load() restarts
+# from a reset env anyway
+ROLLOUT_LEFTOVERS = ("_last_obs", "_last_original_obs", "_last_episode_starts",
+                     "ep_info_buffer", "ep_success_buffer")
+
+
+def save_model(model, path, optimizer: bool = True) -> Path:
+    """``model.save`` to ``path`` atomically (never a partial file at ``path``).
+
+    The rollout leftovers (:data:`ROLLOUT_LEFTOVERS`) are not saved. ``optimizer=False``
+    saves a fresh optimizer state instead of Adam's moments (a checkpoint about a third the
+    size, for sharing; fine-tuning from it restarts Adam).
+    """
+    path = Path(path)
+    saved = None
+    if not optimizer:
+        policy = model.policy
+        saved = policy.optimizer
+        policy.optimizer = policy.optimizer_class(policy.parameters(), lr=model.lr_schedule(1),
+                                                  **policy.optimizer_kwargs)
+    try:
+        with atomic_write(path) as f:
+            model.save(f, exclude=list(ROLLOUT_LEFTOVERS))
+    finally:
+        if saved is not None:
+            model.policy.optimizer = saved
+    return path
+
+
+def write_text(path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically."""
+    with atomic_write(path, "w") as f:
+        f.write(text)
+
+
+class ProgressReport:
+    """Training progress on stderr: a bar on a terminal, else a line every ``every`` seconds.
+
+    Args:
+        total: the count that means done.
+        desc: a label (``"fatefell train"``).
+        enabled: True/False to force; None: on (a bar if ``stream`` is a terminal, else
+            lines).
+        every: seconds between lines when not on a terminal.
+        stream: where to write (default stderr).
+        unit: what is counted, in the lines.
+    """
+
+    def __init__(self, total: int, desc: str, enabled: bool | None = None,
+                 every: float = 30.0, stream=None, unit: str = "timesteps"):
+        self.stream = sys.stderr if stream is None else stream
+        isatty = getattr(self.stream, "isatty", None)
+        tty = bool(isatty and isatty())
+        self.enabled = enabled is not False
+        self.total, self.desc, self.every, self.unit = int(total), desc, float(every), unit
+        self.bar = Progress(total, desc, stream=self.stream, enabled=self.enabled and tty)
+        self.lines = self.enabled and not tty
+        self.count = 0
+        self.start = self._last = time.perf_counter()
+
+    def update(self, n: int) -> None:
+        """Advance by ``n``; print a line if ``every`` seconds passed since the last one."""
+        self.count += int(n)
+        self.bar.update(n)
+        if self.lines and time.perf_counter() - self._last >= self.every:
+            self.line()
+
+    def line(self, extra: str = "") -> None:
+        """Print one progress line now (no-op on a terminal or when disabled)."""
+        if not self.lines:
+            return
+        now = time.perf_counter()
+        self._last = now
+        elapsed = now - self.start
+        rate = self.count / elapsed if elapsed > 0 else 0.0
+        pct = 100.0 * self.count / self.total if self.total else 100.0
+        text = (f"{self.desc}: {self.count:,}/{self.total:,} {self.unit} ({pct:.0f}%), "
+                f"{elapsed:.0f}s, {rate:,.0f}/s")
+        if rate > 0 and self.count < self.total:
+            text += f", eta {(self.total - self.count) / rate:.0f}s"
+        self.stream.write(text + (f"; {extra}" if extra else "") + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """End the bar's line, or print a last line."""
+        self.bar.close()
+        if self.lines and self.count:
+            self.line("done" if self.count >= self.total else "stopped")
+            self.lines = False
+
+
+class TrainingMonitor:
+    """What runs between PPO steps: snapshots, evals, checkpoints, progress, time limit.
+
+    Args:
+        opts: the run's options.
+        run_dir: the run folder.
+        pool: the self-play opponent pool (None: no snapshots).
+    """
+
+    def __init__(self, opts: TrainOptions, run_dir: Path, pool=None):
+        self.opts = opts
+        self.run_dir = Path(run_dir)
+        self.pool = pool
+        self.start = time.perf_counter()
+        self.next_snapshot = 0
+        self.next_eval = opts.eval_every if opts.eval_every else None
+        self.next_checkpoint = opts.checkpoint_every if opts.checkpoint_every else None
+        self.opponents = eval_opponents(opts)
+        self.csv_path = self.run_dir / "evals.csv"
+        self.evals: list[dict] = []
+        self.stopped_by_time = False
+        self.games_by_opponent: dict[str, tuple] = {}  # opponent -> (games, return, won)
+        with open(self.csv_path, "w", newline="") as f:
+            csv.writer(f).writerow(["timesteps", "wall_seconds", "games"]
+                                   + [f"win_vs_{o}" for o in self.opponents])
+        # learn() runs whole rollouts: the bar's total is the timesteps it will really run
+        self.bar = ProgressReport(opts.planned_timesteps(), f"{opts.game} train",
+                                  enabled=opts.progress, every=opts.log_every)
+
+    def wall(self) -> float:
+        """Seconds since the monitor was made."""
+        return time.perf_counter() - self.start
+
+    def snapshot(self, model) -> None:
+        """Add a frozen copy of the policy to the opponent pool."""
+        if self.pool is not None and self.opts.w_self > 0:
+            self.pool.add_snapshot(model.policy, name=f"self@{model.num_timesteps}")
+
+    def evaluate(self, model, games: int) -> dict:
+        """Win rates of the greedy policy vs each eval opponent; logged and written to CSV."""
+        opts = self.opts
+        agent = GreedyPolicyAgent(model.policy)
+        row = {"timesteps": int(model.num_timesteps), "games": int(games)}
+        for o in self.opponents:
+            r = evaluate(opts.game, agent, o, games, opts.num_players, seed=opts.seed + 7919,
+                         options=opts.env_options(reward="win"))
+            row[f"win_vs_{o}"] = r["win_rate"]
+            model.logger.record(f"eval/win_vs_{o}", r["win_rate"])
+        row["wall_seconds"] = round(self.wall(), 2)
+        model.logger.record("eval/wall_seconds", row["wall_seconds"])
+        if self.pool is not None:
+            model.logger.record("selfplay/snapshots", self.pool.snapshots_added)
+        with open(self.csv_path, "a", newline="") as f:
+            csv.writer(f).writerow([row["timesteps"], row["wall_seconds"], games]
+                                   + [row[f"win_vs_{o}"] for o in self.opponents])
+        self.evals.append(row)
+        self.bar.line("eval " + ", ".join(f"vs {o} {100 * row[f'win_vs_{o}']:.1f}%"
+                                          for o in self.opponents))
+        return row
+
+    def checkpoint(self, model, name: str) -> Path:
+        """Save the model as ``checkpoints/{name}.zip`` (atomically)."""
+        return save_model(model, self.run_dir / "checkpoints" / f"{name}.zip")
+
+    def on_training_start(self, model) -> None:
+        """Take the first snapshot and evaluate the policy before PPO (timestep 0)."""
+        self.snapshot(model)
+        self.next_snapshot = model.num_timesteps + self.opts.snapshot_every
+        self.evaluate(model, self.opts.eval_games)
+
+    def on_step(self, model, num_envs: int, infos=()) -> bool:
+        """After each vectorized step; False stops training (time limit reached)."""
+        t = model.num_timesteps
+        self.bar.update(num_envs)
+        for info in infos:
+            ep = info.get("episode")
+            if ep is not None:
+                opp = ",".join("self" if o.startswith("self") else o
+                               for o in str(info.get("opponent", "?")).split(","))
+                n, total, wins = self.games_by_opponent.get(opp, (0, 0.0, 0))
+                self.games_by_opponent[opp] = (n + 1, total + ep["r"], wins + (ep["r"] > 0))
+        if t >= self.next_snapshot:
+            self.snapshot(model)
+            self.next_snapshot = t + self.opts.snapshot_every
+        if self.next_eval is not None and t >= self.next_eval:
+            self.evaluate(model, self.opts.eval_games)
+            self.next_eval = t + self.opts.eval_every
+        if self.next_checkpoint is not None and t >= self.next_checkpoint:
+            self.checkpoint(model, f"step_{t}")
+            self.next_checkpoint = t + self.opts.checkpoint_every
+        if self.opts.time_limit is not None and self.wall() >= self.opts.time_limit:
+            self.stopped_by_time = True
+            return False
+        return True
+
+    def on_rollout_end(self, model) -> None:
+        """Log the learner's training games by opponent: mean return and share won.
+
+        "Won" is a positive return: exact for 2 players (the shaping has the sign of the
+        result), a proxy for more.
+        """
+        for opp, (n, total, wins) in sorted(self.games_by_opponent.items()):
+            model.logger.record(f"selfplay/return_vs_{opp}", total / n)
+            model.logger.record(f"selfplay/won_vs_{opp}", wins / n)
+        self.games_by_opponent = {}
+
+    def sb3_callback(self):
+        """This monitor as a ``stable_baselines3`` callback."""
+        from stable_baselines3.common.callbacks import BaseCallback
+
+        monitor = self
+
+        class _Callback(BaseCallback):
+            def _on_training_start(self) -> None:
+                monitor.on_training_start(self.model)
+
+            def _on_step(self) -> bool:
+                return monitor.on_step(self.model, self.training_env.num_envs,
+                                       self.locals.get("infos", ()))
+
+            def _on_rollout_end(self) -> None:
+                monitor.on_rollout_end(self.model)
+
+        return _Callback()
+
+
+__all__ = ["ProgressReport", "TrainingMonitor", "atomic_write", "save_model", "write_text"]
