@@ -1,0 +1,3 @@
+"""Fatefell training presets: ``TrainOptions`` overrides used by ``fatezoo train fatefell``."""
+
+TRAIN_PRESET: dict = {}
