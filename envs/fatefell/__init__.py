@@ -106,11 +106,8 @@ def determinize(rec, player: int, rng: np.random.Generator) -> None:
 
 
 def golden_summary(rec) -> str:
-    """The closing line of a golden transcript: season scores and totals per seat."""
-    n = int(rec["num_players"])
-    played = int(rec["season"]) + 1
-    return (f"totals {rec['total'][:n].tolist()} seasons "
-            f"{rec['season_score'][:played, :n].tolist()}")
+    """A golden transcript's closing summary: the total score per seat."""
+    return f"totals {rec['total'][: int(rec['num_players'])].tolist()}"
 
 
 SPEC = GameSpec(
