@@ -35,7 +35,7 @@ from fatezoo.envs.fatefell.cards import (
     FATE_SUN,
     card_name,
 )
-from fatezoo.envs.fatefell.encode import OBS_LAYOUT, OBS_SIZE
+from fatezoo.envs.fatefell.encode import CARD, OBS
 from fatezoo.envs.fatefell.state import (
     DECLARE,
     DISCARD,
@@ -267,7 +267,7 @@ class Game:
         return self.r["rewards"][: self.r["num_players"]].tolist()
 
     def obs(self, player) -> np.ndarray:
-        out = np.zeros(OBS_SIZE, np.float32)
+        out = np.zeros(OBS.size, np.float32)
         K.encode_one(self.states, 0, player, out)
         return out
 
@@ -352,7 +352,7 @@ def test_deal_revealed_known_hidden_unknown():
         for p in range(3):
             assert g.known(v, p) == ([0, 0, 1, 1] if v == p else [0, 0, 0, 0])
     obs = g.obs(0)
-    seat = obs[OBS_LAYOUT["seat_slots"]].reshape(4, 4, 6)
+    seat = OBS.view(obs, "seat_slots")  # seat, slot, (exists, known, completed, value, moon, skel)
     c2 = int(g.r["layout"][0, 2])
     assert seat[0, 0].tolist() == [1, 0, 0, 0, 0, 0]  # own Hidden card: exists, unknown
     assert seat[0, 2].tolist() == pytest.approx([1, 1, 0, ((c2 >> 2) + 1) / 12,
@@ -397,8 +397,8 @@ def test_draw_from_draw_pile_is_secret():
     assert g.where() == (Phase.PLACE, 0, 0)
     assert g.legal() == [SLOT + 0, SLOT + 1, SLOT + 2, SLOT + 3, DISCARD]
     assert g.draw_top(1) == ["11mC"] and g.discard() == ["10mC"]
-    hand = OBS_LAYOUT["hand"]
-    assert g.obs(0)[hand][:4].tolist() == pytest.approx([1, 8 / 12, 0, 1])
+    hand = OBS["hand"]
+    assert g.obs(0)[hand][:CARD].tolist() == pytest.approx([1, 8 / 12, 0, 1])
     assert not g.obs(1)[hand].any()  # the other player does not see it
 
 
@@ -409,7 +409,7 @@ def test_match_hints_flag_own_known_slots_only_from_seen_cards():
     # player_0 knows its Revealed 8sC (slot 2) and 9mS (slot 3), not its Hidden 8mC.
     lay = [["8mC", "2mS", "8sC", "9mS"], ["10sC", "11mS", "5mC", "8sS"]]
     g = Game(n=2).arrange(lay, draw=["8mS"], discard=["9mC"])
-    hand, disc = OBS_LAYOUT["hand_matches"], OBS_LAYOUT["discard_matches"]
+    hand, disc = OBS["hand_matches"], OBS["discard_matches"]
     assert g.obs(0)[disc].tolist() == [0, 0, 0, 1, 0, 0, 0, 0]  # 9mC matches 9mS (slot 3)
     assert not g.obs(0)[hand].any()  # nothing drawn yet
     g.act(DRAW_DECK)  # 8mS: same identity as the Hidden 8mC, which player_0 has not seen
@@ -456,7 +456,7 @@ def test_card_from_discard_must_be_swapped_and_is_public():
     assert L(r["hand"]) == "10mC" and r["hand_from_discard"] == 1
     assert r["discard_n"][0] == 0
     assert g.legal() == [SLOT + 0, SLOT + 1, SLOT + 2, SLOT + 3]
-    assert g.obs(1)[OBS_LAYOUT["hand"]][:4].tolist() == pytest.approx([1, 10 / 12, 1, 0])
+    assert g.obs(1)[OBS["hand"]][:CARD].tolist() == pytest.approx([1, 10 / 12, 1, 0])
     g.act(SLOT + 1)
     assert g.layout(0) == ["5sC", "10mC", "1sC", "9mS"]
     assert g.known(0, 0) == [0, 1, 1, 1] and g.known(1, 0) == [0, 1, 0, 0]
@@ -818,7 +818,7 @@ def test_fate_coin_sun_and_moon(coin, effect):
     side = ("Sun: Exchange the positions of two of your cards." if coin == 0
             else "Moon: Show one of your cards to every player.")
     assert f"Fate: The Mirror landed {side}" in text
-    assert g.obs(1)[OBS_LAYOUT["effect"]][effect] == 1  # revealed to everyone
+    assert g.obs(1)[OBS["effect"]][effect] == 1  # revealed to everyone
 
 
 @pytest.mark.parametrize("see,legal,known", [
@@ -1210,7 +1210,7 @@ def test_obs_fate_counts_while_a_fate_card_resolves():
     r["fate_sun"][:] = r["fate_moon"][:] = E.REVEAL_OWN
     g.act(DRAW_DECK)
     assert g.where() == (Phase.FX_SLOT, 0, 0)
-    fates = OBS_LAYOUT["fates"]
+    fates = OBS["fates"]
     assert g.obs(1)[fates].tolist() == pytest.approx([6 / 12, 0, 5 / 12])
     g.act(SLOT + 0)
     assert g.obs(1)[fates].tolist() == pytest.approx([6 / 12, 1 / 12, 5 / 12])
