@@ -487,8 +487,7 @@ def legal_mask(rec, mask):
         for x in range(SLOTS):
             if not rec["matched"][p, x]:
                 mask[SLOT + x] = 1
-        if not rec["hand_from_discard"]:
-            mask[DISCARD] = 1
+        mask[DISCARD] = 1  # from the draw pile or a discard pile alike
     elif ph == Phase.PILE:
         for k in range(rec["num_piles"]):
             mask[PILE + k] = 1
