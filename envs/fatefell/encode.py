@@ -16,6 +16,7 @@ from .state import (
     COIN_SIDES,
     COPIES,
     DRAW_DEPTH,
+    FATE0,
     MAX_P,
     MAX_PILES,
     MAX_VALUE,
@@ -77,6 +78,9 @@ OBS = ObsLayout((
              "1 if the drawn card (seen) has the identity of your known slot"),
     ObsField("discard_matches", (MAX_PILES, SLOTS),
              "per pile, 1 if its top card has the identity of your known slot"),
+    ObsField("fate_card", (NUM_FATE,), "one-hot Fate card being resolved (row of fate.csv)"),
+    ObsField("fates_seen", (NUM_FATE,),
+             "1 per Fate card revealed this season (resolved, resolving or set aside)"),
 ))
 OBS_LAYOUT, OBS_SIZE, OBS_DOCS = OBS.layout, OBS.size, OBS.docs
 
@@ -111,6 +115,8 @@ O_PROG = OBS.start("progress")
 O_HAND_MATCH = OBS.start("hand_matches")
 O_DISCARD_MATCH = OBS.start("discard_matches")
 DISCARD_MATCH_STRIDE, _ = OBS.strides("discard_matches")
+O_FATE_CARD = OBS.start("fate_card")
+O_FATES_SEEN = OBS.start("fates_seen")
 STATE_EXTRA = PILE_CAP  # state_tensor: the draw pile, bottom to top, card id + 1 / 60
 STATE_SIZE = OBS_SIZE + STATE_EXTRA
 
@@ -210,6 +216,12 @@ def encode(rec, viewer, omniscient, out):
     out[O_PROG] = min(1.0, rec["turn"] / max(1, rec["max_turns"]))
     out[O_PROG + 1] = (rec["seasons"] - s) / NUM_SEASONS
     put_match_hints(rec, viewer, omniscient, out)
+    # Fate cards are revealed when drawn and set aside face up: public
+    if rec["fate_card"] >= 0:
+        out[O_FATE_CARD + int(rec["fate_card"]) - FATE0] = 1.0
+        out[O_FATES_SEEN + int(rec["fate_card"]) - FATE0] = 1.0
+    for i in range(rec["aside_n"]):
+        out[O_FATES_SEEN + int(rec["aside"][i]) - FATE0] = 1.0
 
 
 @njit(cache=True)
