@@ -1,15 +1,22 @@
-"""Write the golden Fatefell playthroughs in tests/golden/ (checked by test_fatefell_golden).
+"""Write golden playthroughs (tests/<game>/golden/*.txt, checked by tests/test_golden.py).
 
-Usage: ``python scripts/make_golden.py`` from the repository root.
+Usage, from the repository root::
 
-Each game is played through the AEC env by a fixed deterministic policy that needs no
-agent code (so agent changes never touch the goldens): a 64-bit LCG seeded by the game
-seed picks among the legal actions; a draw is from the draw pile seven times out of eight
-(this keeps the games, and the files, short), else from a discard pile.
+    python scripts/make_golden.py                 # rewrite every game's golden files
+    python scripts/make_golden.py GAME            # rewrite GAME's golden files
+    python scripts/make_golden.py GAME --seed 3 --players 2 [--option seasons=1 ...]
+                                                  # add (or rewrite) one golden game
+
+A file is rewritten from the options and seed in its header; the actions come from the
+fixed deterministic policy of tests/golden_util.py (no agent code, so agent changes
+never touch the goldens). A rules change that alters a game changes its file: say why
+in the game's RULES.md.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -17,45 +24,57 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import fatezoo  # noqa: E402
-from tests.test_fatefell_golden import GOLDEN, transcript  # noqa: E402
-
-GAMES = [  # file stem, env options, seed
-    ("fatefell_2p_seed0", {"num_players": 2, "seasons": 1}, 0),
-    # advanced play: seed 1 spins Autumn (two discard piles), seed 9 Summer (top 3 discards)
-    ("fatefell_3p_advanced_seed1", {"num_players": 3, "seasons": 1, "advanced": True}, 1),
-    ("fatefell_4p_advanced_seed9", {"num_players": 4, "seasons": 1, "advanced": True}, 9),
-]
+from tests.golden_util import golden_dir, golden_files, parse, policy_actions, transcript  # noqa: E402,I001
 
 
-def policy_actions(options: dict, seed: int) -> list[int]:
-    """Play one game with the deterministic policy; return its actions."""
-    env = fatezoo.make("fatefell", **options)
-    env.reset(seed=seed)
-    x = seed + 1
-    actions = []
-    while True:
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            return actions
-        legal = env.legal_actions()
-        x = (x * 6364136223846793005 + 1442695040888963407) % 2**64
-        r = x >> 33
-        if legal[0] == 0 and len(legal) > 1:  # a draw: the draw pile 7 times out of 8
-            a = 0 if r % 8 else legal[1 + (r >> 3) % (len(legal) - 1)]
-        else:
-            a = legal[r % len(legal)]
-        actions.append(a)
-        env.step(a)
+def write(game: str, path: Path, options: dict, seed: int) -> None:
+    text = transcript(game, options, seed, policy_actions(game, options, seed))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old = path.read_text(encoding="utf-8") if path.exists() else None
+    path.write_text(text, encoding="utf-8")
+    state = "unchanged" if old == text else ("changed" if old is not None else "new")
+    print(f"wrote {path.relative_to(ROOT)} ({len(text)} bytes, {state})")
 
 
-def main() -> None:
-    GOLDEN.mkdir(exist_ok=True)
-    for stem, options, seed in GAMES:
-        text = transcript(options, seed, policy_actions(options, seed))
-        path = GOLDEN / f"{stem}.txt"
-        path.write_text(text, encoding="utf-8")
-        print(f"wrote {path.relative_to(ROOT)} ({len(text)} bytes)")
+def option_value(text: str):
+    """``seasons=1`` -> ("seasons", 1): the value is read as JSON, else kept as a string."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"option {text!r} must look like name=value")
+    try:
+        return name, json.loads(raw)
+    except json.JSONDecodeError:
+        return name, raw
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", nargs="?", choices=fatezoo.GAMES)
+    parser.add_argument("--seed", type=int, help="add one golden game with this seed")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--option", type=option_value, action="append", default=[],
+                        help="a game option, name=value (value read as JSON)")
+    parser.add_argument("--name", help="file stem (default: <game>_<n>p_seed<seed>)")
+    args = parser.parse_args(argv)
+    if args.seed is None:
+        if args.players is not None or args.option or args.name:
+            parser.error("--players, --option and --name need --seed")
+        games = fatezoo.GAMES if args.game is None else (args.game,)
+        for game in games:
+            for path in golden_files(game):
+                options, seed, _ = parse(path.read_text(encoding="utf-8"))
+                write(game, path, options, seed)
+        return 0
+    if args.game is None:
+        parser.error("--seed needs a GAME")
+    options = dict(args.option)
+    if args.players is not None:
+        options["num_players"] = args.players
+    players = options.get("num_players", fatezoo.envs.get_spec(args.game).min_players)
+    stem = args.name or f"{args.game}_{players}p_seed{args.seed}"
+    write(args.game, golden_dir(args.game) / f"{stem}.txt", options, args.seed)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

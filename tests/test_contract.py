@@ -1,12 +1,34 @@
-"""The contract, run against every registered game and player count."""
+"""The contract, run against every registered game, player count and declared option set.
+
+No game is named here: each game's ``spec.contract_options`` says which option sets the
+option-aware checks (fuzz, the no-JIT comparison) run with, besides the defaults.
+"""
+
+import json
 
 import pytest
 
 import fatezoo
 from fatezoo.envs.core import testing as T
+from fatezoo.envs.core.registry import get_spec
 
 CASES = [(g, n) for g in fatezoo.GAMES for n in T.player_counts(g)]
 IDS = [f"{g}-{n}p" for g, n in CASES]
+
+
+def option_sets(game: str) -> list[dict]:
+    """The defaults ({}) first, then the game's declared contract option sets."""
+    return [{}] + [dict(o) for o in get_spec(game).contract_options if o]
+
+
+def _opt_id(options: dict) -> str:
+    return json.dumps(options, sort_keys=True, separators=(",", ":")) if options else "defaults"
+
+
+OPT_CASES = [(g, n, o) for g, n in CASES for o in option_sets(g)]
+OPT_IDS = [f"{g}-{n}p-{_opt_id(o)}" for g, n, o in OPT_CASES]
+GAME_OPTS = [(g, o) for g in fatezoo.GAMES for o in option_sets(g)]
+GAME_OPT_IDS = [f"{g}-{_opt_id(o)}" for g, o in GAME_OPTS]
 
 
 @pytest.mark.parametrize("game,n", CASES, ids=IDS)
@@ -24,27 +46,22 @@ def test_pickle(game):
     T.check_pickle(game)
 
 
-@pytest.mark.parametrize("game,n", CASES, ids=IDS)
-def test_fuzz(game, n, long_run):
-    report = T.fuzz(game, n, games=100_000 if long_run else 2000, seed=n)
+@pytest.mark.parametrize("game,n,options", OPT_CASES, ids=OPT_IDS)
+def test_fuzz(game, n, options, long_run):
+    games = 100_000 if long_run else (2000 if not options else 300)
+    report = T.fuzz(game, n, games=games, seed=n + (10 if options else 0), **options)
+    assert report["games"] == games
     assert report["terminated"] + report["truncated"] == report["games"]
-
-
-@pytest.mark.parametrize("game,n", CASES, ids=IDS)
-def test_fuzz_advanced(game, n):
-    if game != "fatefell":
-        pytest.skip("fatefell option")
-    T.fuzz(game, n, games=300, seed=10 + n, advanced=True, reward="score")
 
 
 @pytest.mark.parametrize("game", fatezoo.GAMES)
 def test_determinism(game):
-    T.check_determinism(game, 2)
+    T.check_determinism(game, get_spec(game).min_players)
 
 
-@pytest.mark.parametrize("game", fatezoo.GAMES)
-def test_nojit_matches_jit(game):
-    T.check_nojit(game, 2)
+@pytest.mark.parametrize("game,options", GAME_OPTS, ids=GAME_OPT_IDS)
+def test_nojit_matches_jit(game, options):
+    T.check_nojit(game, get_spec(game).min_players, **options)
 
 
 @pytest.mark.parametrize("game,n", CASES, ids=IDS)
@@ -62,16 +79,18 @@ def test_bad_input(game):
     T.check_bad_input(game)
 
 
+@pytest.mark.parametrize("game", fatezoo.GAMES)
 @pytest.mark.parametrize("context", ["spawn", "forkserver"])
-def test_subprocess_vector_env(context):
-    T.check_vector_subprocess("fatefell", context)
+def test_subprocess_vector_env(game, context):
+    T.check_vector_subprocess(game, context)
 
 
 @pytest.mark.parametrize("game", fatezoo.GAMES)
 def test_truncation(game):
-    report = T.fuzz(game, 2, games=200, seed=3, max_turns=10)
+    report = T.fuzz(game, get_spec(game).min_players, games=200, seed=3, max_turns=10)
     assert report["truncated"] == 200 and report["terminated"] == 0
 
 
-def test_check_game_battery_runs():
-    T.check_game("fatefell", num_players=3, fuzz_games=50)
+@pytest.mark.parametrize("game", fatezoo.GAMES)
+def test_check_game_battery_runs(game):
+    T.check_game(game, num_players=T.player_counts(game)[-1], fuzz_games=50)

@@ -1,8 +1,8 @@
 """Doc pages match the code; data files ship in the wheel."""
 
 import importlib
-import subprocess
-import sys
+import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -11,6 +11,8 @@ import pytest
 import fatezoo
 from fatezoo.envs.core.docs import fill
 from fatezoo.envs.core.registry import get_spec
+
+from .wheel_util import build_and_install, run_installed
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,15 +36,49 @@ def test_doc_example_runs(game):
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_wheel_ships_data_files(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                          "-w", str(tmp_path), str(ROOT)], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr[-2000:]
-    wheel = next(tmp_path.glob("fatezoo-*.whl"))
+def spec_folders(root: Path = ROOT) -> set[str]:
+    """Folders ``envs/<name>/`` whose ``__init__.py`` defines ``SPEC`` (read as text)."""
+    out = set()
+    for init in (root / "envs").glob("*/__init__.py"):
+        if re.search(r"^SPEC\s*[:=]", init.read_text(encoding="utf-8"), re.M):
+            out.add(init.parent.name)
+    return out
+
+
+def game_data_files(root: Path = ROOT) -> dict[str, list[str]]:
+    """Per game folder, its RULES.md and data files, relative to the folder."""
+    files = {}
+    for game in spec_folders(root):
+        folder = root / "envs" / game
+        data = sorted(p.relative_to(folder).as_posix() for p in (folder / "data").rglob("*")
+                      if p.is_file() and "__pycache__" not in p.parts)
+        files[game] = ["RULES.md"] + data
+    return files
+
+
+INSTALLED_REPORT = """
+import json, pathlib
+import fatezoo
+from fatezoo.envs.core.registry import get_module
+report = {"file": fatezoo.__file__, "games": list(fatezoo.GAMES), "files": {}}
+for game in fatezoo.GAMES:
+    folder = pathlib.Path(get_module(game).__file__).parent
+    report["files"][game] = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                                   if p.is_file() and "__pycache__" not in p.parts)
+print(json.dumps(report))
+"""
+
+
+@pytest.mark.wheel
+def test_installed_wheel_has_every_game_and_its_data(tmp_path):
+    """A non-editable install (what CI tests) registers every game folder with its data."""
+    wheel, target = build_and_install(tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
-    for game in fatezoo.GAMES:
-        data = [p for p in (ROOT / "envs" / game / "data").iterdir()]
-        for p in data:
-            assert f"fatezoo/envs/{game}/data/{p.name}" in names
-        assert f"fatezoo/envs/{game}/RULES.md" in names
     assert "fatezoo/__init__.py" in names and "fatezoo/envs/core/kernels.py" in names
+    report = json.loads(run_installed(target, INSTALLED_REPORT).splitlines()[-1])
+    assert Path(report["file"]).resolve().is_relative_to(target.resolve()), report["file"]
+    expected = spec_folders()
+    assert expected and set(report["games"]) == expected
+    for game, files in game_data_files().items():
+        missing = set(files) - set(report["files"][game])
+        assert not missing, f"{game}: the installed package lacks {sorted(missing)}"

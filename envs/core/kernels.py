@@ -1,6 +1,7 @@
 """Kernels shared by every game: forced decisions, rewards, truncation and the drivers.
 
-A game registers five single-record kernels with :func:`register_game`:
+A game's spec (``GameSpec(kernels=Kernels(...))``) registers five single-record kernels
+with :func:`register_game`:
 
 - ``reset(rec)``: deal a new game from the options and RNG already in ``rec``.
 - ``apply(rec, action)``: apply one legal decision (chance resolves inside).
@@ -45,10 +46,21 @@ _GAMES: dict = {}  # record dtype -> SimpleNamespace(reset, apply, legal, encode
 
 def register_game(state_dtype, reset, apply, legal, encode, encode_state,
                   determinize=None, policy=None, evaluate=None) -> None:
-    """Register a game's single-record kernels for records of ``state_dtype``."""
-    _GAMES[np.dtype(state_dtype)] = SimpleNamespace(
+    """Register a game's single-record kernels for records of ``state_dtype``.
+
+    Called by ``GameSpec`` itself; registering other kernels for a dtype that already
+    has some raises (compiled drivers would silently keep the first ones).
+    """
+    game = SimpleNamespace(
         reset=reset, apply=apply, legal=legal, encode=encode, encode_state=encode_state,
         determinize=determinize, policy=policy, evaluate=evaluate)
+    dtype = np.dtype(state_dtype)
+    old = _GAMES.get(dtype)
+    if old is not None and vars(old) != vars(game):
+        changed = sorted(k for k in vars(game) if vars(old)[k] is not vars(game)[k])
+        raise ValueError(f"fatezoo: record dtype {dtype.names[0]!r} already has other kernels "
+                         f"registered ({changed} differ)")
+    _GAMES[dtype] = game
 
 
 def has_kernel(state_dtype, name: str) -> bool:

@@ -208,7 +208,7 @@ class StackCodec:
 
         CODEC = StackCodec(depth=4, columns=[("kind", ONEHOT, 3), ("owner", SEAT, 4),
                                              ("ask", SKIP, 0), ("target", SEAT, 4)])
-        OBS_FIELDS = [..., CODEC.obs_field("stack"), ...]
+        OBS = ObsLayout((..., CODEC.obs_field("stack"), ...))
         # in encode:  encode_stack(rec["stack"], rec["stack_n"], viewer, n,
         #                          CODES, SIZES, DEPTH, out, O_STACK)   CODES = CODEC.codes
     """
@@ -228,9 +228,11 @@ class StackCodec:
         self.entry_size = 1 + sum(widths)
         self.size = 1 + int(self.sizes[OWNER]) + self.depth * self.entry_size
 
-    def obs_field(self, name: str = "stack") -> tuple:
-        """``(name, size, meaning)`` for ``layout.build_layout``."""
+    def obs_field(self, name: str = "stack"):
+        """The :class:`~fatezoo.envs.core.layout.ObsField` of the encoded stack."""
+        from .layout import ObsField
+
         cols = ", ".join(n for n, code, _ in self.columns if code != SKIP)
-        return (name, self.size, f"effect stack: entries / capacity, seat asked to respond "
-                                 f"(one-hot), then the top {self.depth} entries (top first), "
-                                 f"each present + {cols}")
+        return ObsField(name, (self.size,),
+                        f"effect stack: entries / capacity, seat asked to respond (one-hot), "
+                        f"then the top {self.depth} entries (top first), each present + {cols}")

@@ -32,17 +32,25 @@ REWARD_SCORE = 1
 REWARD_MODES = {"win": REWARD_WIN, "score": REWARD_SCORE}
 
 
-KERNEL_SOURCES = ("kernels.py", "rng.py", "state.py", "zones.py", "stack.py", "decisions.py",
-                  "dice.py", "knowledge.py")  # the core files holding numba code
+# the core files holding numba code, or shaping what kernels compile (layout offsets)
+KERNEL_SOURCES = ("kernels.py", "rng.py", "state.py", "layout.py", "zones.py", "stack.py",
+                  "decisions.py", "dice.py", "knowledge.py")
 
 
 def code_fingerprint(game_dir) -> str:
-    """Hash of the core's kernel sources and of every Python file in ``game_dir``."""
+    """Hash of the core's kernel sources and of every Python file under ``game_dir``.
+
+    Subfolders count too (a game that splits ``rules/`` into modules must never run
+    stale cached kernels); each file is keyed by its path relative to its root.
+    """
     digest = hashlib.sha1()
     core = Path(__file__).resolve().parent
-    paths = [core / name for name in KERNEL_SOURCES] + sorted(Path(game_dir).glob("*.py"))
-    for path in paths:
-        digest.update(path.name.encode())
+    game_dir = Path(game_dir).resolve()
+    paths = [(core, core / name) for name in KERNEL_SOURCES]
+    paths += [(game_dir, p) for p in sorted(game_dir.rglob("*.py"))
+              if "__pycache__" not in p.relative_to(game_dir).parts]
+    for root, path in paths:
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 

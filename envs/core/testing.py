@@ -142,7 +142,7 @@ def fuzz(game: str, num_players: int = 2, games: int = 2000, seed: int = 0,
 
 
 def trajectory_digest(game: str, num_players: int, seeds, action_seed: int, steps: int,
-                      noise: bool = False, keep: int = 64) -> list[str]:
+                      noise: bool = False, keep: int = 64, options=None) -> list[str]:
     """Digest of each of the first ``keep`` games' trajectories over ``steps`` steps.
 
     Game j is dealt from ``seeds[j]`` and plays uniform legal actions from its own
@@ -152,7 +152,7 @@ def trajectory_digest(game: str, num_players: int, seeds, action_seed: int, step
     seeds = list(seeds)
     b = len(seeds)
     k = min(b, keep)
-    vec = get_module(game).vec(b, num_players=num_players, auto_reset=True)
+    vec = get_module(game).vec(b, num_players=num_players, auto_reset=True, **(options or {}))
     obs, mask, player = vec.reset(seed=seeds)
     rng = rng_rows(action_seed, b)
     actions = np.empty(b, np.int64)
@@ -199,7 +199,8 @@ def check_determinism(game: str, num_players: int = 2, steps: int = 300,
 def check_nojit(game: str, num_players: int = 2, steps: int = 400, **options) -> None:
     """``NUMBA_DISABLE_JIT=1`` plays exactly the same game as the compiled kernels."""
     code = ("import json,sys; from fatezoo.envs.core.testing import trajectory_digest; "
-            f"print(json.dumps(trajectory_digest({game!r}, {num_players}, [11, 12], 5, {steps})))")
+            f"print(json.dumps(trajectory_digest({game!r}, {num_players}, [11, 12], 5, {steps}, "
+            f"options={options!r})))")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=900)
@@ -207,7 +208,7 @@ def check_nojit(game: str, num_players: int = 2, steps: int = 400, **options) ->
     import json
 
     got = json.loads(out.stdout.strip().splitlines()[-1])
-    assert got == trajectory_digest(game, num_players, [11, 12], 5, steps), \
+    assert got == trajectory_digest(game, num_players, [11, 12], 5, steps, options=options), \
         f"{game}: interpreted kernels diverge from compiled ones"
 
 

@@ -1,4 +1,4 @@
-"""Fatefell observation kernel and its named layout ``OBS_LAYOUT`` (name -> slice).
+"""Fatefell observation kernel and its declared layout ``OBS`` (fields with shapes).
 
 Seats are relative to the viewer: seat 0 is the viewer, seat 1 the next player to the
 left, and so on. A card is described by four numbers ``present, value/12, moon,
@@ -10,81 +10,131 @@ from __future__ import annotations
 
 from numba import njit
 
-from fatezoo.envs.core.layout import build_layout
+from fatezoo.envs.core.layout import ObsField, ObsLayout
 
-from .state import MAX_P, NUM_ACTIONS, NUM_EFFECTS, NUM_FATE, NUM_PHASES, PAIRS
+from .state import (
+    COIN_SIDES,
+    COPIES,
+    DRAW_DEPTH,
+    FATE0,
+    MAX_P,
+    MAX_PILES,
+    MAX_VALUE,
+    MIN_P,
+    NUM_CARDS,
+    NUM_EFFECTS,
+    NUM_FATE,
+    NUM_IDENTITIES,
+    NUM_PAIRS,
+    NUM_PHASES,
+    NUM_SEASONS,
+    PAIRS,
+    PILE_CAP,
+    SLOTS,
+)
 
-CARD = 4  # present, value / 12, moon, skeleton
-IDENT = 24
+# a card: present, value / MAX_VALUE, moon, skeleton (C_* index these components)
+CARD_PARTS = ("present", "value", "moon", "skeleton")
+C_PRESENT, C_VALUE, C_MOON, C_SKELETON = range(len(CARD_PARTS))
+CARD = len(CARD_PARTS)
+CARD_IDENT = CARD + NUM_IDENTITIES  # a card followed by its one-hot identity
+# a layout slot: exists, known, completed, value / MAX_VALUE, moon, skeleton
+SLOT_PARTS = ("exists", "known", "completed", "value", "moon", "skeleton")
+S_EXISTS, S_KNOWN, S_COMPLETED, S_VALUE, S_MOON, S_SKELETON = range(len(SLOT_PARTS))
+TOTAL_SCALE = 200.0  # running totals are divided by this
 
-OBS_FIELDS = [
-    ("seat_slots", 4 * 4 * 6, "per seat, slot: exists, known, completed, value/12, moon, skeleton"),
-    ("own_identity", 4 * IDENT, "one-hot identity of each of your known cards"),
-    ("own_pairs", 6, "1 if a pair of your slots is a known, undeclared Match"),
-    ("hand", CARD + IDENT, "the drawn card, if you may see it: card + one-hot identity"),
-    ("hand_from_discard", 1, "1 if the drawn card came from a discard pile"),
-    ("pending", CARD, "the card on its way to a discard pile (face up)"),
-    ("discard", 2 * 3 * (CARD + IDENT), "per pile, top three cards: card + one-hot identity"),
-    ("discard_seen", IDENT, "copies of each identity in the discard piles / 2"),
-    ("phase", NUM_PHASES, "one-hot decision kind"),
-    ("effect", NUM_EFFECTS, "one-hot Fate instruction being resolved"),
-    ("coin", 2, "one-hot Fate Coin side: Sun, Moon"),
-    ("first_slot", 4, "one-hot slot already chosen for a two-step Fate instruction"),
-    ("turn_seat", 4, "one-hot seat of the player whose turn it is"),
-    ("season", 4, "one-hot index of the season being played"),
-    ("season_kind", 4, "one-hot Spring, Summer, Autumn, Winter"),
-    ("seasonal_rules", 1, "1 if the advanced seasonal rules are in force"),
-    ("two_piles", 1, "1 if there are two discard piles (advanced Autumn)"),
-    ("pile_sizes", 3, "draw pile, discard pile 0, discard pile 1 sizes / 60"),
-    ("fates", 3, "Fate cards this season, set aside, still in the draw pile / 12"),
-    ("totals", 4, "running total score per seat / 200"),
-    ("matches", 4, "cards in Completed Matches per seat / 4"),
-    ("final_round", 2, "1 if a player completed both Matches; final turns left / 3"),
-    ("num_players", 3, "one-hot 2, 3, 4 players"),
-    ("progress", 2, "turn / max_turns, seasons left / 4"),
-    ("hand_matches", 4, "1 if the drawn card (seen) has the identity of your known slot"),
-    ("discard_matches", 2 * 4, "per pile, 1 if its top card has the identity of your known slot"),
-]
-OBS_LAYOUT, OBS_SIZE, OBS_DOCS = build_layout(OBS_FIELDS)
-# start offsets of each field, as plain ints for the kernel
-O_SEAT = OBS_LAYOUT["seat_slots"].start
-O_IDENT = OBS_LAYOUT["own_identity"].start
-O_PAIRS = OBS_LAYOUT["own_pairs"].start
-O_HAND = OBS_LAYOUT["hand"].start
-O_HAND_SRC = OBS_LAYOUT["hand_from_discard"].start
-O_PENDING = OBS_LAYOUT["pending"].start
-O_DISCARD = OBS_LAYOUT["discard"].start
-O_SEEN = OBS_LAYOUT["discard_seen"].start
-O_PHASE = OBS_LAYOUT["phase"].start
-O_EFFECT = OBS_LAYOUT["effect"].start
-O_COIN = OBS_LAYOUT["coin"].start
-O_FIRST = OBS_LAYOUT["first_slot"].start
-O_TURN = OBS_LAYOUT["turn_seat"].start
-O_SEASON = OBS_LAYOUT["season"].start
-O_KIND = OBS_LAYOUT["season_kind"].start
-O_RULES = OBS_LAYOUT["seasonal_rules"].start
-O_PILES = OBS_LAYOUT["two_piles"].start
-O_SIZES = OBS_LAYOUT["pile_sizes"].start
-O_FATES = OBS_LAYOUT["fates"].start
-O_TOTALS = OBS_LAYOUT["totals"].start
-O_MATCHES = OBS_LAYOUT["matches"].start
-O_FINAL = OBS_LAYOUT["final_round"].start
-O_NP = OBS_LAYOUT["num_players"].start
-O_PROG = OBS_LAYOUT["progress"].start
-O_HAND_MATCH = OBS_LAYOUT["hand_matches"].start
-O_DISCARD_MATCH = OBS_LAYOUT["discard_matches"].start
-STATE_EXTRA = 64  # state_tensor: the draw pile, bottom to top, card id + 1 / 60
+OBS = ObsLayout((
+    ObsField("seat_slots", (MAX_P, SLOTS, len(SLOT_PARTS)),
+             "per seat, slot: exists, known, completed, value/12, moon, skeleton"),
+    ObsField("own_identity", (SLOTS, NUM_IDENTITIES),
+             "one-hot identity of each of your known cards"),
+    ObsField("own_pairs", (NUM_PAIRS,), "1 if a pair of your slots is a known, undeclared Match"),
+    ObsField("hand", (CARD_IDENT,),
+             "the drawn card, if you may see it: card + one-hot identity"),
+    ObsField("hand_from_discard", (1,), "1 if the drawn card came from a discard pile"),
+    ObsField("pending", (CARD,), "the card on its way to a discard pile (face up)"),
+    ObsField("discard", (MAX_PILES, DRAW_DEPTH, CARD_IDENT),
+             "per pile, top three cards: card + one-hot identity"),
+    ObsField("discard_seen", (NUM_IDENTITIES,),
+             "copies of each identity in the discard piles / 2"),
+    ObsField("phase", (NUM_PHASES,), "one-hot decision kind"),
+    ObsField("effect", (NUM_EFFECTS,), "one-hot Fate instruction being resolved"),
+    ObsField("coin", (COIN_SIDES,), "one-hot Fate Coin side: Sun, Moon"),
+    ObsField("first_slot", (SLOTS,), "one-hot slot already chosen for a two-step Fate instruction"),
+    ObsField("turn_seat", (MAX_P,), "one-hot seat of the player whose turn it is"),
+    ObsField("season", (NUM_SEASONS,), "one-hot index of the season being played"),
+    ObsField("season_kind", (NUM_SEASONS,), "one-hot Spring, Summer, Autumn, Winter"),
+    ObsField("seasonal_rules", (1,), "1 if the advanced seasonal rules are in force"),
+    ObsField("two_piles", (1,), "1 if there are two discard piles (advanced Autumn)"),
+    ObsField("pile_sizes", (1 + MAX_PILES,),
+             "draw pile, discard pile 0, discard pile 1 sizes / 60"),
+    ObsField("fates", (3,), "Fate cards this season, set aside, still in the draw pile / 12"),
+    ObsField("totals", (MAX_P,), "running total score per seat / 200"),
+    ObsField("matches", (MAX_P,), "cards in Completed Matches per seat / 4"),
+    ObsField("final_round", (2,), "1 if a player completed both Matches; final turns left / 3"),
+    ObsField("num_players", (MAX_P - MIN_P + 1,), "one-hot 2, 3, 4 players"),
+    ObsField("progress", (2,), "turn / max_turns, seasons left / 4"),
+    ObsField("hand_matches", (SLOTS,),
+             "1 if the drawn card (seen) has the identity of your known slot"),
+    ObsField("discard_matches", (MAX_PILES, SLOTS),
+             "per pile, 1 if its top card has the identity of your known slot"),
+    ObsField("fate_card", (NUM_FATE,), "one-hot Fate card being resolved (row of fate.csv)"),
+    ObsField("fates_seen", (NUM_FATE,),
+             "1 per Fate card revealed this season (resolved, resolving or set aside)"),
+))
+OBS_LAYOUT, OBS_SIZE, OBS_DOCS = OBS.layout, OBS.size, OBS.docs
+
+# offsets and strides for the kernels (numba compiles module ints as constants)
+O_SEAT = OBS.start("seat_slots")
+SEAT_STRIDE, SLOT_STRIDE, _ = OBS.strides("seat_slots")
+O_IDENT = OBS.start("own_identity")
+IDENT_STRIDE, _ = OBS.strides("own_identity")
+O_PAIRS = OBS.start("own_pairs")
+O_HAND = OBS.start("hand")
+O_HAND_SRC = OBS.start("hand_from_discard")
+O_PENDING = OBS.start("pending")
+O_DISCARD = OBS.start("discard")
+PILE_STRIDE, DEPTH_STRIDE, _ = OBS.strides("discard")
+O_SEEN = OBS.start("discard_seen")
+O_PHASE = OBS.start("phase")
+O_EFFECT = OBS.start("effect")
+O_COIN = OBS.start("coin")
+O_FIRST = OBS.start("first_slot")
+O_TURN = OBS.start("turn_seat")
+O_SEASON = OBS.start("season")
+O_KIND = OBS.start("season_kind")
+O_RULES = OBS.start("seasonal_rules")
+O_PILES = OBS.start("two_piles")
+O_SIZES = OBS.start("pile_sizes")
+O_FATES = OBS.start("fates")
+O_TOTALS = OBS.start("totals")
+O_MATCHES = OBS.start("matches")
+O_FINAL = OBS.start("final_round")
+O_NP = OBS.start("num_players")
+O_PROG = OBS.start("progress")
+O_HAND_MATCH = OBS.start("hand_matches")
+O_DISCARD_MATCH = OBS.start("discard_matches")
+DISCARD_MATCH_STRIDE, _ = OBS.strides("discard_matches")
+O_FATE_CARD = OBS.start("fate_card")
+O_FATES_SEEN = OBS.start("fates_seen")
+STATE_EXTRA = PILE_CAP  # state_tensor: the draw pile, bottom to top, card id + 1 / 60
 STATE_SIZE = OBS_SIZE + STATE_EXTRA
-assert NUM_ACTIONS == 33 and MAX_P == 4 and NUM_FATE == 12
 
 
 @njit(cache=True)
 def put_card(out, o, c):
-    """Write card ``c`` as present, value/12, moon, skeleton at ``out[o:o+4]``."""
-    out[o] = 1.0
-    out[o + 1] = ((c >> 2) + 1) / 12.0
-    out[o + 2] = (c >> 1) & 1
-    out[o + 3] = c & 1
+    """Write card ``c`` as present, value/12, moon, skeleton at ``out[o:o+CARD]``."""
+    out[o + C_PRESENT] = 1.0
+    out[o + C_VALUE] = ((c >> 2) + 1) / MAX_VALUE
+    out[o + C_MOON] = (c >> 1) & 1
+    out[o + C_SKELETON] = c & 1
+
+
+@njit(cache=True)
+def put_card_ident(out, o, c):
+    """Write card ``c`` and its one-hot identity at ``out[o:o+CARD_IDENT]``."""
+    put_card(out, o, c)
+    out[o + CARD + (int(c) >> 1)] = 1.0
 
 
 @njit(cache=True)
@@ -99,19 +149,19 @@ def encode(rec, viewer, omniscient, out):
     t = int(rec["turn_player"])
     for r in range(n):
         q = (viewer + r) % n
-        for x in range(4):
-            o = O_SEAT + (r * 4 + x) * 6
-            out[o] = 1.0
-            out[o + 2] = rec["matched"][q, x]
+        for x in range(SLOTS):
+            o = O_SEAT + r * SEAT_STRIDE + x * SLOT_STRIDE
+            out[o + S_EXISTS] = 1.0
+            out[o + S_COMPLETED] = rec["matched"][q, x]
             if omniscient or rec["known"][viewer, q, x]:
                 c = rec["layout"][q, x]
-                out[o + 1] = 1.0
-                out[o + 3] = ((c >> 2) + 1) / 12.0
-                out[o + 4] = (c >> 1) & 1
-                out[o + 5] = c & 1
+                out[o + S_KNOWN] = 1.0
+                out[o + S_VALUE] = ((c >> 2) + 1) / MAX_VALUE
+                out[o + S_MOON] = (c >> 1) & 1
+                out[o + S_SKELETON] = c & 1
                 if r == 0:
-                    out[O_IDENT + x * 24 + (int(c) >> 1)] = 1.0
-    for i in range(6):
+                    out[O_IDENT + x * IDENT_STRIDE + (int(c) >> 1)] = 1.0
+    for i in range(NUM_PAIRS):
         x = PAIRS[i, 0]
         y = PAIRS[i, 1]
         if ((omniscient or (rec["known"][viewer, viewer, x] and rec["known"][viewer, viewer, y]))
@@ -120,21 +170,18 @@ def encode(rec, viewer, omniscient, out):
             out[O_PAIRS + i] = 1.0
     h = rec["hand"]
     if h >= 0 and (omniscient or viewer == t or rec["hand_from_discard"]):
-        put_card(out, O_HAND, h)
-        out[O_HAND + 4 + (int(h) >> 1)] = 1.0
+        put_card_ident(out, O_HAND, h)
     if h >= 0:
         out[O_HAND_SRC] = rec["hand_from_discard"]
     if rec["pending"] >= 0:
         put_card(out, O_PENDING, rec["pending"])
-    for k in range(2):
+    for k in range(MAX_PILES):
         m = rec["discard_n"][k]
-        for d in range(min(3, m)):
-            c = rec["discard"][k, m - 1 - d]
-            o = O_DISCARD + (k * 3 + d) * 28
-            put_card(out, o, c)
-            out[o + 4 + (int(c) >> 1)] = 1.0
-    for i in range(IDENT):
-        out[O_SEEN + i] = rec["discard_seen"][i] * 0.5
+        for d in range(min(DRAW_DEPTH, m)):
+            put_card_ident(out, O_DISCARD + k * PILE_STRIDE + d * DEPTH_STRIDE,
+                           rec["discard"][k, m - 1 - d])
+    for i in range(NUM_IDENTITIES):
+        out[O_SEEN + i] = rec["discard_seen"][i] / COPIES
     out[O_PHASE + int(rec["phase"])] = 1.0
     out[O_EFFECT + int(rec["effect"])] = 1.0
     if rec["coin"] >= 0:
@@ -147,26 +194,34 @@ def encode(rec, viewer, omniscient, out):
     out[O_KIND + int(rec["season_kind"][s])] = 1.0
     out[O_RULES] = rec["seasonal_rules"]
     out[O_PILES] = rec["num_piles"] - 1
-    out[O_SIZES] = rec["draw_n"] / 60.0
-    out[O_SIZES + 1] = rec["discard_n"][0] / 60.0
-    out[O_SIZES + 2] = rec["discard_n"][1] / 60.0
+    out[O_SIZES] = rec["draw_n"] / NUM_CARDS
+    for k in range(MAX_PILES):
+        out[O_SIZES + 1 + k] = rec["discard_n"][k] / NUM_CARDS
     f = rec["fate_count"][s]
-    out[O_FATES] = f / 12.0
-    out[O_FATES + 1] = rec["aside_n"] / 12.0
+    out[O_FATES] = f / NUM_FATE
+    out[O_FATES + 1] = rec["aside_n"] / NUM_FATE
     resolving = 1 if rec["fate_card"] >= 0 else 0  # drawn, not yet set aside
-    out[O_FATES + 2] = (f - rec["aside_n"] - resolving) / 12.0
+    out[O_FATES + 2] = (f - rec["aside_n"] - resolving) / NUM_FATE
     for r in range(n):
         q = (viewer + r) % n
-        out[O_TOTALS + r] = rec["total"][q] / 200.0
-        out[O_MATCHES + r] = (rec["matched"][q, 0] + rec["matched"][q, 1] + rec["matched"][q, 2]
-                              + rec["matched"][q, 3]) / 4.0
+        out[O_TOTALS + r] = rec["total"][q] / TOTAL_SCALE
+        done = 0
+        for x in range(SLOTS):
+            done += rec["matched"][q, x]
+        out[O_MATCHES + r] = done / SLOTS
     if rec["ender"] >= 0:
         out[O_FINAL] = 1.0
-        out[O_FINAL + 1] = rec["final_left"] / 3.0
-    out[O_NP + n - 2] = 1.0
+        out[O_FINAL + 1] = rec["final_left"] / (MAX_P - 1)
+    out[O_NP + n - MIN_P] = 1.0
     out[O_PROG] = min(1.0, rec["turn"] / max(1, rec["max_turns"]))
-    out[O_PROG + 1] = (rec["seasons"] - s) / 4.0
+    out[O_PROG + 1] = (rec["seasons"] - s) / NUM_SEASONS
     put_match_hints(rec, viewer, omniscient, out)
+    # Fate cards are revealed when drawn and set aside face up: public
+    if rec["fate_card"] >= 0:
+        out[O_FATE_CARD + int(rec["fate_card"]) - FATE0] = 1.0
+        out[O_FATES_SEEN + int(rec["fate_card"]) - FATE0] = 1.0
+    for i in range(rec["aside_n"]):
+        out[O_FATES_SEEN + int(rec["aside"][i]) - FATE0] = 1.0
 
 
 @njit(cache=True)
@@ -186,16 +241,16 @@ def put_match_hints(rec, viewer, omniscient, out):
     """
     h = rec["hand"]
     see_hand = h >= 0 and (omniscient or viewer == rec["turn_player"] or rec["hand_from_discard"])
-    for x in range(4):
+    for x in range(SLOTS):
         ident = own_ident_known(rec, viewer, omniscient, x)
         if ident < 0:
             continue
         if see_hand and int(h) >> 1 == ident:
             out[O_HAND_MATCH + x] = 1.0
-        for k in range(2):
+        for k in range(MAX_PILES):
             m = rec["discard_n"][k]
             if m > 0 and int(rec["discard"][k, m - 1]) >> 1 == ident:
-                out[O_DISCARD_MATCH + k * 4 + x] = 1.0
+                out[O_DISCARD_MATCH + k * DISCARD_MATCH_STRIDE + x] = 1.0
 
 
 @njit(cache=True)
@@ -205,4 +260,4 @@ def encode_state(rec, out):
     for i in range(STATE_EXTRA):
         out[OBS_SIZE + i] = 0.0
     for i in range(rec["draw_n"]):
-        out[OBS_SIZE + i] = (rec["draw"][i] + 1) / 60.0
+        out[OBS_SIZE + i] = (rec["draw"][i] + 1) / NUM_CARDS

@@ -7,8 +7,8 @@
 | Actions | Discrete(33) |
 | Parallel API | No |
 | Agents | `player_0` .. `player_{n-1}`, n in 2-4 |
-| Observation | Dict: `observation` Box(-1, 1, (500,), float32), `action_mask` Box(0, 1, (33,), int8) |
-| State | Box(-1, 1, (564,), float32) |
+| Observation | Dict: `observation` Box(-1, 1, (524,), float32), `action_mask` Box(0, 1, (33,), int8) |
+| State | Box(-1, 1, (588,), float32) |
 | Rules | `envs/fatefell/RULES.md` |
 .. end
 
@@ -58,6 +58,8 @@ known until the card moves where you cannot follow it.
 | 486-487 | progress | turn / max_turns, seasons left / 4 | [0, 1] |
 | 488-491 | hand_matches | 1 if the drawn card (seen) has the identity of your known slot | [0, 1] |
 | 492-499 | discard_matches | per pile, 1 if its top card has the identity of your known slot | [0, 1] |
+| 500-511 | fate_card | one-hot Fate card being resolved (row of fate.csv) | [0, 1] |
+| 512-523 | fates_seen | 1 per Fate card revealed this season (resolved, resolving or set aside) | [0, 1] |
 .. end
 
 ## Action mask
@@ -120,6 +122,15 @@ each season end -(your season score - table mean) / 48.
 Four Arcana dealt to each player, the Fate cards of Spring (6) shuffled into the rest,
 one card turned up as the discard pile; player_0 starts Spring, the first player
 rotates each season.
+
+## Rendering
+
+`render()` (with `render_mode="ansi"` or `"human"`) shows **every card**, face-down ones
+included: a spectator's or debugger's view, not what any player knows. For one seat's
+view set `env.render_seat = 1` (seat index; `None`, the default, shows every card): the
+render then shows `??` for every card that seat has not seen. `env.render_svg(seat)`
+draws the same views as SVG (`seat=None`: every card); in a notebook the env displays
+`render_svg(env.render_seat)`.
 
 ## Episode end
 

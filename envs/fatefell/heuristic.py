@@ -11,25 +11,55 @@ from numba import njit, prange
 
 from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
 
-from .encode import O_DISCARD, O_EFFECT, O_HAND, O_IDENT, O_PAIRS, O_PHASE, O_SEAT
-from .rules import (
-    BURY_BLIND,
-    BURY_SEEN,
-    DRAW,
-    FX_PILE,
-    FX_SLOT,
-    FX_TARGET,
-    NEXT_BURIES,
-    NEXT_SWAPS,
-    PH_DECLARE,
-    PH_PILE,
-    PLACE,
-    SWAP_DISCARD,
-    SWAP_OPP,
+from .encode import (
+    C_VALUE,
+    CARD,
+    DEPTH_STRIDE,
+    IDENT_STRIDE,
+    O_DISCARD,
+    O_EFFECT,
+    O_HAND,
+    O_IDENT,
+    O_PAIRS,
+    O_PHASE,
+    O_SEAT,
+    OBS,
+    PILE_STRIDE,
+    S_COMPLETED,
+    S_KNOWN,
+    S_VALUE,
+    SEAT_STRIDE,
+    SLOT_STRIDE,
 )
-from .state import DECLARE, DISCARD, DRAW_DECK, DRAW_DISCARD, END_TURN, PAIRS, PILE, SLOT, TARGET
+from .state import (
+    DECLARE,
+    DISCARD,
+    DRAW_DECK,
+    DRAW_DEPTH,
+    DRAW_DISCARD,
+    END_TURN,
+    MAX_PILES,
+    MAX_VALUE,
+    NUM_EFFECTS,
+    NUM_IDENTITIES,
+    NUM_PAIRS,
+    NUM_PHASES,
+    NUM_TARGETS,
+    PAIRS,
+    PILE,
+    SLOT,
+    SLOTS,
+    TARGET,
+    Effect,
+    Phase,
+)
 
 UNKNOWN_VALUE = 6.5  # expected value of a card never seen
+MATCH_BONUS = float(MAX_VALUE)  # completing a Match scores 0 for both cards
+DISCARD_GAIN = 1.5  # points a discard must save to be drawn instead of the draw pile
+KEEP_GAIN = 1.0  # points a drawn card must save to be kept instead of discarded
+assert OBS.shape("phase") == (NUM_PHASES,) and OBS.shape("effect") == (NUM_EFFECTS,)
+assert OBS.shape("own_identity") == (SLOTS, NUM_IDENTITIES)
 
 
 @njit(cache=True)
@@ -43,28 +73,34 @@ def argmax_block(obs, start, size):
 
 
 @njit(cache=True)
+def card_value(obs, o):
+    """Printed value of the card encoded at ``obs[o:o+CARD]``."""
+    return round(obs[o + C_VALUE] * MAX_VALUE)
+
+
+@njit(cache=True)
 def slot_value(obs, seat, x):
     """Value of a slot as the viewer knows it (UNKNOWN_VALUE if unseen)."""
-    o = O_SEAT + (seat * 4 + x) * 6
-    if obs[o + 1] > 0.5:
-        return round(obs[o + 3] * 12.0)
+    o = O_SEAT + seat * SEAT_STRIDE + x * SLOT_STRIDE
+    if obs[o + S_KNOWN] > 0.5:
+        return round(obs[o + S_VALUE] * MAX_VALUE)
     return UNKNOWN_VALUE
 
 
 @njit(cache=True)
 def own_ident(obs, x):
     """Identity of own slot ``x`` or -1 if unknown."""
-    if obs[O_SEAT + x * 6 + 1] < 0.5:
+    if obs[O_SEAT + x * SLOT_STRIDE + S_KNOWN] < 0.5:
         return -1
-    return argmax_block(obs, O_IDENT + x * 24, 24)
+    return argmax_block(obs, O_IDENT + x * IDENT_STRIDE, NUM_IDENTITIES)
 
 
 @njit(cache=True)
 def protected(obs, x):
     """Whether own slot ``x`` is matched or part of a known, undeclared Match."""
-    if obs[O_SEAT + x * 6 + 2] > 0.5:
+    if obs[O_SEAT + x * SLOT_STRIDE + S_COMPLETED] > 0.5:
         return True
-    for i in range(6):
+    for i in range(NUM_PAIRS):
         if obs[O_PAIRS + i] > 0.5 and (PAIRS[i, 0] == x or PAIRS[i, 1] == x):
             return True
     return False
@@ -74,16 +110,16 @@ def protected(obs, x):
 def best_slot_for(obs, mask, v, ident):
     """Best own slot to put a card of value ``v`` and identity ``ident``; gain in points."""
     partner = -1
-    for x in range(4):
+    for x in range(SLOTS):
         if not protected(obs, x) and own_ident(obs, x) == ident:
             partner = x
     best, gain = -1, -100.0
-    for x in range(4):
+    for x in range(SLOTS):
         if not mask[SLOT + x] or protected(obs, x) or x == partner:
             continue
         g = slot_value(obs, 0, x) - v
         if partner >= 0:
-            g += 12.0  # completing a Match scores 0 for both cards
+            g += MATCH_BONUS
         if g > gain:
             best, gain = x, g
     return best, gain
@@ -92,61 +128,64 @@ def best_slot_for(obs, mask, v, ident):
 @njit(cache=True)
 def act_one(obs, mask, rng):
     """One heuristic decision from an observation and mask."""
-    phase = argmax_block(obs, O_PHASE, 10)
-    effect = argmax_block(obs, O_EFFECT, 14)
-    if phase == DRAW:
-        best, gain = -1, 1.5
-        for a in range(DRAW_DISCARD, DRAW_DISCARD + 6):
+    phase = argmax_block(obs, O_PHASE, NUM_PHASES)
+    effect = argmax_block(obs, O_EFFECT, NUM_EFFECTS)
+    if phase == Phase.DRAW:
+        best, gain = -1, DISCARD_GAIN
+        for a in range(DRAW_DISCARD, DRAW_DISCARD + MAX_PILES * DRAW_DEPTH):
             if mask[a]:
-                o = O_DISCARD + (a - DRAW_DISCARD) * 28
-                v = round(obs[o + 1] * 12.0)
-                x, g = best_slot_for(obs, mask, v, argmax_block(obs, o + 4, 24))
+                pile, depth = divmod(a - DRAW_DISCARD, DRAW_DEPTH)
+                o = O_DISCARD + pile * PILE_STRIDE + depth * DEPTH_STRIDE
+                x, g = best_slot_for(obs, mask, card_value(obs, o),
+                                     argmax_block(obs, o + CARD, NUM_IDENTITIES))
                 if x >= 0 and g > gain:
                     best, gain = a, g
         if best >= 0:
             return best
         if mask[DRAW_DECK]:
             return DRAW_DECK
-    elif phase == PLACE:
-        v = round(obs[O_HAND + 1] * 12.0)
-        x, gain = best_slot_for(obs, mask, v, argmax_block(obs, O_HAND + 4, 24))
-        if x >= 0 and (gain > 1.0 or not mask[DISCARD]):
+    elif phase == Phase.PLACE:
+        x, gain = best_slot_for(obs, mask, card_value(obs, O_HAND),
+                                argmax_block(obs, O_HAND + CARD, NUM_IDENTITIES))
+        if x >= 0 and (gain > KEEP_GAIN or not mask[DISCARD]):
             return SLOT + x
         if mask[DISCARD]:
             return DISCARD
         worst, wv = -1, -1.0
-        for x in range(4):
+        for x in range(SLOTS):
             if mask[SLOT + x] and slot_value(obs, 0, x) > wv:
                 worst, wv = x, slot_value(obs, 0, x)
         return SLOT + worst
-    elif phase == PH_DECLARE:
-        for i in range(6):
+    elif phase == Phase.DECLARE:
+        for i in range(NUM_PAIRS):
             if obs[O_PAIRS + i] > 0.5 and mask[DECLARE + i]:
                 return DECLARE + i
         return END_TURN
-    elif phase == PH_PILE or phase == FX_PILE:
+    elif phase == Phase.PILE or phase == Phase.FX_PILE:
         best, bv = -1, 99.0
-        for k in range(2):
+        for k in range(MAX_PILES):
             if mask[PILE + k]:
-                v = round(obs[O_DISCARD + k * 3 * 28 + 1] * 12.0)
+                v = card_value(obs, O_DISCARD + k * PILE_STRIDE)
                 if v < bv:
                     best, bv = k, v
         return PILE + best
-    elif phase == FX_SLOT:
-        if effect == BURY_SEEN or effect == BURY_BLIND or effect == SWAP_OPP \
-                or effect == SWAP_DISCARD or effect == NEXT_SWAPS:
+    elif phase == Phase.FX_SLOT:
+        if effect == Effect.BURY_SEEN or effect == Effect.BURY_BLIND \
+                or effect == Effect.SWAP_OPP or effect == Effect.SWAP_DISCARD \
+                or effect == Effect.NEXT_SWAPS:
             worst, wv = -1, -1.0
-            for x in range(4):
+            for x in range(SLOTS):
                 if mask[SLOT + x] and not protected(obs, x) and slot_value(obs, 0, x) > wv:
                     worst, wv = x, slot_value(obs, 0, x)
             if worst >= 0:
                 return SLOT + worst
-    elif phase == FX_TARGET:
-        if effect == SWAP_OPP or effect == NEXT_SWAPS or effect == NEXT_BURIES:
+    elif phase == Phase.FX_TARGET:
+        if effect == Effect.SWAP_OPP or effect == Effect.NEXT_SWAPS \
+                or effect == Effect.NEXT_BURIES:
             best, bv = -1, 99.0
-            for a in range(TARGET, TARGET + 12):
+            for a in range(TARGET, TARGET + NUM_TARGETS):
                 if mask[a]:
-                    v = slot_value(obs, 1 + (a - TARGET) // 4, (a - TARGET) % 4)
+                    v = slot_value(obs, 1 + (a - TARGET) // SLOTS, (a - TARGET) % SLOTS)
                     if v < bv:
                         best, bv = a, v
             return best

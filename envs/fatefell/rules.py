@@ -14,34 +14,40 @@ from fatezoo.envs.core.rng import next_u32, randint, shuffle
 from fatezoo.envs.core.state import REWARD_SCORE
 
 from .state import (
+    AFTER_PEEK_END_TURN,
+    AFTER_PEEK_FINISH,
+    COIN_SIDES,
     DECLARE,
     DISCARD,
     DRAW_DECK,
+    DRAW_DEPTH,
     DRAW_DISCARD,
     END_TURN,
     FATE0,
+    FATE_BASE,
+    FATE_SPINS,
+    FATE_STEP,
+    HIDDEN_SLOTS,
+    MAX_P,
+    MAX_PILES,
+    NONE,
     NUM_ARCANA,
     NUM_FATE,
+    NUM_IDENTITIES,
+    NUM_PAIRS,
+    NUM_SEASONS,
     PAIRS,
     PILE,
+    PILE_CAP,
     SLOT,
+    SLOTS,
+    SUN,
     TARGET,
     Effect,
     Phase,
     Season,
 )
 
-# Phase and Effect members as plain ints for the kernels.
-DRAW, PLACE, PH_PILE, PH_DECLARE, PEEK_HIDDEN = 0, 1, 2, 3, 4
-FX_SLOT, FX_SLOT2, FX_TARGET, FX_PILE, OVER = 5, 6, 7, 8, 9
-assert (DRAW, PLACE, PH_PILE, PH_DECLARE, PEEK_HIDDEN) == tuple(Phase)[:5]
-assert (FX_SLOT, FX_SLOT2, FX_TARGET, FX_PILE, OVER) == tuple(Phase)[5:]
-E = Effect
-PEEK_OWN, PEEK_HIDDEN_ALL, PEEK_OPP, SWAP_OWN = 1, 2, 3, 4
-SWAP_OPP, BURY_SEEN, SWAP_DISCARD, OTHERS_PEEK_HIDDEN = 5, 6, 7, 8
-NEXT_PEEKS, NEXT_BURIES, NEXT_SWAPS, BURY_BLIND, REVEAL_OWN = 9, 10, 11, 12, 13
-assert [PEEK_OWN, SWAP_DISCARD, REVEAL_OWN] == [E.PEEK_OWN, E.SWAP_DISCARD, E.REVEAL_OWN]
-SUMMER, AUTUMN, WINTER = int(Season.SUMMER), int(Season.AUTUMN), int(Season.WINTER)
 SCORE_SCALE = 48.0  # reward="score": season score differences are divided by this
 
 
@@ -178,25 +184,26 @@ def deal_season(rec):
     n = rec["num_players"]
     s = rec["season"]
     rng = rec["rng"]
-    kind = randint(rng, 4) if rec["random_seasons"] else s
+    kind = randint(rng, FATE_SPINS) if rec["random_seasons"] else s
     rec["season_kind"][s] = kind
-    rec["fate_count"][s] = 6 + 2 * (randint(rng, 4) if rec["random_fates"] else kind)
+    spin = randint(rng, FATE_SPINS) if rec["random_fates"] else kind
+    rec["fate_count"][s] = FATE_BASE + FATE_STEP * spin
     d = rec["draw"]
     for c in range(NUM_ARCANA):
         d[c] = c
     shuffle(d, NUM_ARCANA, rng)
     rec["draw_n"] = NUM_ARCANA
-    for p in range(4):
-        for x in range(4):
+    for p in range(MAX_P):
+        for x in range(SLOTS):
             rec["matched"][p, x] = 0
-            rec["layout"][p, x] = -1
-            for v in range(4):
+            rec["layout"][p, x] = NONE
+            for v in range(MAX_P):
                 rec["known"][v, p, x] = 0
     for p in range(n):
-        for x in range(4):
+        for x in range(SLOTS):
             rec["layout"][p, x] = pop_draw(rec)
-        rec["known"][p, p, 2] = 1  # look at the bottom two: the Revealed cards
-        rec["known"][p, p, 3] = 1
+        for x in range(HIDDEN_SLOTS, SLOTS):  # look at the bottom two: the Revealed cards
+            rec["known"][p, p, x] = 1
     for i in range(NUM_FATE):
         rec["out"][i] = FATE0 + i
     shuffle(rec["out"], NUM_FATE, rng)
@@ -207,21 +214,21 @@ def deal_season(rec):
     rec["out_n"] = NUM_FATE - f
     shuffle(d, rec["draw_n"], rng)
     rec["aside_n"] = 0
-    rec["num_piles"] = 2 if seasonal(rec, AUTUMN) else 1
-    rec["discard_n"][0] = 0
-    rec["discard_n"][1] = 0
-    for i in range(NUM_ARCANA // 2):
+    rec["num_piles"] = MAX_PILES if seasonal(rec, Season.AUTUMN) else 1
+    for k in range(MAX_PILES):
+        rec["discard_n"][k] = 0
+    for i in range(NUM_IDENTITIES):
         rec["discard_seen"][i] = 0
     for k in range(rec["num_piles"]):
         turn_up(rec, k)
-    rec["ender"] = -1
+    rec["ender"] = NONE
     rec["final_left"] = 0
-    rec["hand"] = -1
-    rec["pending"] = -1
-    rec["effect"] = 0
-    rec["coin"] = -1
-    rec["fate_card"] = -1
-    rec["first_slot"] = -1
+    rec["hand"] = NONE
+    rec["pending"] = NONE
+    rec["effect"] = Effect.NONE
+    rec["coin"] = NONE
+    rec["fate_card"] = NONE
+    rec["first_slot"] = NONE
     rec["turn_player"] = s % n  # the first player rotates each season
     start_turn(rec)
 
@@ -230,14 +237,14 @@ def deal_season(rec):
 def reset_game(rec):
     """Start a new game from the options in ``rec``."""
     rec["season"] = 0
-    for p in range(4):
+    for p in range(MAX_P):
         rec["total"][p] = 0
-        for s in range(4):
+        for s in range(NUM_SEASONS):
             rec["season_score"][s, p] = 0
-            rec["season_kind"][s] = -1
+            rec["season_kind"][s] = NONE
             rec["fate_count"][s] = 0
-    rec["last_player"] = -1
-    rec["last_action"] = -1
+    rec["last_player"] = NONE
+    rec["last_action"] = NONE
     deal_season(rec)
 
 
@@ -248,10 +255,10 @@ def reset_game(rec):
 def start_turn(rec):
     """Begin the turn player's turn: recheck Revealed cards (not in advanced Winter), draw."""
     p = rec["turn_player"]
-    if not seasonal(rec, WINTER):
-        rec["known"][p, p, 2] = 1
-        rec["known"][p, p, 3] = 1
-    rec["phase"] = DRAW
+    if not seasonal(rec, Season.WINTER):
+        for x in range(HIDDEN_SLOTS, SLOTS):
+            rec["known"][p, p, x] = 1
+    rec["phase"] = Phase.DRAW
     rec["current_player"] = p
 
 
@@ -262,8 +269,7 @@ def end_turn(rec):
     n = rec["num_players"]
     rec["turn"] += 1
     if rec["ender"] < 0:
-        if (rec["matched"][t, 0] + rec["matched"][t, 1] + rec["matched"][t, 2]
-                + rec["matched"][t, 3]) == 4:
+        if open_count(rec, t) == 0:  # both Matches completed
             rec["ender"] = t
             rec["final_left"] = n - 1
     else:
@@ -279,7 +285,7 @@ def end_turn(rec):
 def season_points(rec, p):
     """Score of player ``p``'s layout: printed values of cards not in a Completed Match."""
     total = 0
-    for x in range(4):
+    for x in range(SLOTS):
         if not rec["matched"][p, x]:
             total += value(rec["layout"][p, x])
     return total
@@ -296,13 +302,13 @@ def end_season(rec):
         rec["season_score"][s, p] = pts
         rec["total"][p] += pts
         mean += pts / n
-        for x in range(4):
+        for x in range(SLOTS):
             show_all(rec, p, x)
     if rec["reward_mode"] == REWARD_SCORE:
         for p in range(n):
             rec["rewards"][p] += -(rec["season_score"][s, p] - mean) / SCORE_SCALE
     if s + 1 >= rec["seasons"]:
-        rec["phase"] = OVER
+        rec["phase"] = Phase.OVER
         split_rewards(rec, rec["total"], True)
         return
     rec["season"] = s + 1
@@ -316,11 +322,11 @@ def end_season(rec):
 def finish_effect(rec):
     """Set the resolved Fate card aside; the turn player draws again."""
     set_aside(rec, rec["fate_card"])
-    rec["fate_card"] = -1
-    rec["effect"] = 0
-    rec["coin"] = -1
-    rec["first_slot"] = -1
-    rec["phase"] = DRAW
+    rec["fate_card"] = NONE
+    rec["effect"] = Effect.NONE
+    rec["coin"] = NONE
+    rec["first_slot"] = NONE
+    rec["phase"] = Phase.DRAW
     rec["current_player"] = rec["turn_player"]
 
 
@@ -344,38 +350,38 @@ def enter(rec, phase, chooser):
 def resolve_fate(rec, c):
     """A drawn Fate card: spin the Fate Coin and start its Sun or Moon instruction."""
     rec["fate_card"] = c
-    rec["coin"] = randint(rec["rng"], 2)
-    e = rec["fate_sun"][c - FATE0] if rec["coin"] == 0 else rec["fate_moon"][c - FATE0]
+    rec["coin"] = randint(rec["rng"], COIN_SIDES)
+    e = rec["fate_sun"][c - FATE0] if rec["coin"] == SUN else rec["fate_moon"][c - FATE0]
     rec["effect"] = e
     t = rec["turn_player"]
     nxt = (t + 1) % rec["num_players"]
-    if e == PEEK_HIDDEN_ALL:
-        for x in range(2):
+    if e == Effect.PEEK_HIDDEN_ALL:
+        for x in range(HIDDEN_SLOTS):
             if not rec["matched"][t, x]:
                 rec["known"][t, t, x] = 1
         finish_effect(rec)
-    elif e == OTHERS_PEEK_HIDDEN:
-        start_peeks(rec, 1)
-    elif e == PEEK_OPP:
-        if not enter(rec, FX_TARGET, t):
+    elif e == Effect.OTHERS_PEEK_HIDDEN:
+        start_peeks(rec, AFTER_PEEK_FINISH)
+    elif e == Effect.PEEK_OPP:
+        if not enter(rec, Phase.FX_TARGET, t):
             finish_effect(rec)
-    elif e == NEXT_PEEKS or e == NEXT_BURIES:
-        if not enter(rec, FX_TARGET, nxt):
+    elif e == Effect.NEXT_PEEKS or e == Effect.NEXT_BURIES:
+        if not enter(rec, Phase.FX_TARGET, nxt):
             finish_effect(rec)
-    elif e == NEXT_SWAPS:
-        if not (any_open(rec, t) and enter(rec, FX_SLOT, nxt)):
+    elif e == Effect.NEXT_SWAPS:
+        if not (any_open(rec, t) and enter(rec, Phase.FX_SLOT, nxt)):
             finish_effect(rec)
-    elif e == SWAP_OPP:
-        if not (any_open_other(rec, t) and enter(rec, FX_SLOT, t)):
+    elif e == Effect.SWAP_OPP:
+        if not (any_open_other(rec, t) and enter(rec, Phase.FX_SLOT, t)):
             finish_effect(rec)
-    elif e == SWAP_OWN:
-        if open_count(rec, t) < 2 or not enter(rec, FX_SLOT, t):
+    elif e == Effect.SWAP_OWN:
+        if open_count(rec, t) < 2 or not enter(rec, Phase.FX_SLOT, t):  # two to swap
             finish_effect(rec)
-    elif e == SWAP_DISCARD:
-        if rec["discard_n"][0] + rec["discard_n"][1] == 0 or not enter(rec, FX_SLOT, t):
+    elif e == Effect.SWAP_DISCARD:
+        if rec["discard_n"][0] + rec["discard_n"][1] == 0 or not enter(rec, Phase.FX_SLOT, t):
             finish_effect(rec)
     else:  # PEEK_OWN, BURY_SEEN, BURY_BLIND, REVEAL_OWN: one of your own cards
-        if not enter(rec, FX_SLOT, t):
+        if not enter(rec, Phase.FX_SLOT, t):
             finish_effect(rec)
 
 
@@ -383,7 +389,7 @@ def resolve_fate(rec, c):
 def open_count(rec, p):
     """Number of ``p``'s cards not in a Completed Match."""
     k = 0
-    for x in range(4):
+    for x in range(SLOTS):
         if not rec["matched"][p, x]:
             k += 1
     return k
@@ -422,12 +428,12 @@ def next_peeker(rec):
         q = (rec["peeker"] + 1) % n
         rec["peeker"] = q
         if q == t:
-            if rec["after_peek"] == 1:
+            if rec["after_peek"] == AFTER_PEEK_FINISH:
                 finish_effect(rec)
             else:
                 end_turn(rec)
             return
-        if enter(rec, PEEK_HIDDEN, q):
+        if enter(rec, Phase.PEEK_HIDDEN, q):
             return
 
 
@@ -439,7 +445,7 @@ def own_slot_ok(rec, p, x):
     """Whether ``p`` may choose own slot ``x`` in the current FX_SLOT decision."""
     if rec["matched"][p, x]:
         return False
-    if rec["effect"] == PEEK_OWN:
+    if rec["effect"] == Effect.PEEK_OWN:
         return rec["known"][p, p, x] == 0
     return True
 
@@ -450,10 +456,10 @@ def target_ok(rec, p, q, x):
     e = rec["effect"]
     if rec["matched"][q, x]:
         return False
-    if e == NEXT_PEEKS or e == NEXT_BURIES or e == NEXT_SWAPS:
+    if e == Effect.NEXT_PEEKS or e == Effect.NEXT_BURIES or e == Effect.NEXT_SWAPS:
         if q != rec["turn_player"]:
             return False
-    if e == PEEK_OPP or e == NEXT_PEEKS:
+    if e == Effect.PEEK_OPP or e == Effect.NEXT_PEEKS:
         return rec["known"][p, q, x] == 0
     return True
 
@@ -465,55 +471,54 @@ def legal_mask(rec, mask):
         mask[a] = 0
     ph = rec["phase"]
     p = rec["current_player"]
-    if ph == DRAW:
+    if ph == Phase.DRAW:
         any_draw = False
         if rec["draw_n"] > 0:
             mask[DRAW_DECK] = 1
             any_draw = True
-        depth = 3 if seasonal(rec, SUMMER) else 1
+        depth = DRAW_DEPTH if seasonal(rec, Season.SUMMER) else 1
         for k in range(rec["num_piles"]):
             for d in range(min(depth, rec["discard_n"][k])):
-                mask[DRAW_DISCARD + 3 * k + d] = 1
+                mask[DRAW_DISCARD + DRAW_DEPTH * k + d] = 1
                 any_draw = True
         if not any_draw:  # cannot happen under these rules; never leave a player stuck
             mask[END_TURN] = 1
-    elif ph == PLACE:
-        for x in range(4):
+    elif ph == Phase.PLACE:
+        for x in range(SLOTS):
             if not rec["matched"][p, x]:
                 mask[SLOT + x] = 1
-        if not rec["hand_from_discard"]:
-            mask[DISCARD] = 1
-    elif ph == PH_PILE:
+        mask[DISCARD] = 1  # from the draw pile or a discard pile alike
+    elif ph == Phase.PILE:
         for k in range(rec["num_piles"]):
             mask[PILE + k] = 1
-    elif ph == FX_PILE:
+    elif ph == Phase.FX_PILE:
         for k in range(rec["num_piles"]):
             if rec["discard_n"][k] > 0:
                 mask[PILE + k] = 1
-    elif ph == PH_DECLARE:
-        for i in range(6):
+    elif ph == Phase.DECLARE:
+        for i in range(NUM_PAIRS):
             if not rec["matched"][p, PAIRS[i, 0]] and not rec["matched"][p, PAIRS[i, 1]]:
                 mask[DECLARE + i] = 1
         mask[END_TURN] = 1
-    elif ph == PEEK_HIDDEN:
-        for x in range(2):
+    elif ph == Phase.PEEK_HIDDEN:
+        for x in range(HIDDEN_SLOTS):
             if not rec["matched"][p, x] and not rec["known"][p, p, x]:
                 mask[SLOT + x] = 1
-    elif ph == FX_SLOT:
-        for x in range(4):
+    elif ph == Phase.FX_SLOT:
+        for x in range(SLOTS):
             if own_slot_ok(rec, p, x):
                 mask[SLOT + x] = 1
-    elif ph == FX_SLOT2:
-        for x in range(4):
+    elif ph == Phase.FX_SLOT2:
+        for x in range(SLOTS):
             if not rec["matched"][p, x] and x != rec["first_slot"]:
                 mask[SLOT + x] = 1
-    elif ph == FX_TARGET:
+    elif ph == Phase.FX_TARGET:
         n = rec["num_players"]
         for r in range(1, n):
             q = (p + r) % n
-            for x in range(4):
+            for x in range(SLOTS):
                 if target_ok(rec, p, q, x):
-                    mask[TARGET + 4 * (r - 1) + x] = 1
+                    mask[TARGET + SLOTS * (r - 1) + x] = 1
 
 
 # ---------------------------------------------------------------- applying a decision
@@ -524,10 +529,10 @@ def to_discard(rec, c):
     """The card ``c`` goes face up to a discard pile (ask which if there are two)."""
     if rec["num_piles"] == 1:
         push_discard(rec, 0, c)
-        rec["phase"] = PH_DECLARE
+        rec["phase"] = Phase.DECLARE
     else:
         rec["pending"] = c
-        rec["phase"] = PH_PILE
+        rec["phase"] = Phase.PILE
 
 
 @njit(cache=True)
@@ -543,11 +548,11 @@ def draw_card(rec, a):
         end_turn(rec)
         return
     else:
-        k = (a - DRAW_DISCARD) // 3
-        c = take_discard(rec, k, (a - DRAW_DISCARD) % 3)
+        k, depth = divmod(a - DRAW_DISCARD, DRAW_DEPTH)
+        c = take_discard(rec, k, depth)
         rec["hand_from_discard"] = 1
     rec["hand"] = c
-    rec["phase"] = PLACE
+    rec["phase"] = Phase.PLACE
 
 
 @njit(cache=True)
@@ -555,7 +560,7 @@ def place_card(rec, a):
     """SWAP the drawn card into a slot (the old card is discarded) or DISCARD it."""
     t = rec["turn_player"]
     c = rec["hand"]
-    rec["hand"] = -1
+    rec["hand"] = NONE
     if a == DISCARD:
         to_discard(rec, c)
         return
@@ -581,7 +586,7 @@ def declare(rec, a):
         rec["matched"][t, y] = 1
         end_turn(rec)
     else:
-        start_peeks(rec, 0)
+        start_peeks(rec, AFTER_PEEK_END_TURN)
 
 
 @njit(cache=True)
@@ -590,21 +595,21 @@ def effect_slot(rec, x):
     e = rec["effect"]
     p = rec["current_player"]
     t = rec["turn_player"]
-    if e == PEEK_OWN:
+    if e == Effect.PEEK_OWN:
         rec["known"][p, p, x] = 1
-    elif e == BURY_SEEN or e == BURY_BLIND:
-        bury(rec, t, x, e == BURY_SEEN)
-    elif e == REVEAL_OWN:
+    elif e == Effect.BURY_SEEN or e == Effect.BURY_BLIND:
+        bury(rec, t, x, e == Effect.BURY_SEEN)
+    elif e == Effect.REVEAL_OWN:
         show_all(rec, t, x)
     else:
         rec["first_slot"] = x
-        if e == SWAP_OWN:
-            rec["phase"] = FX_SLOT2
+        if e == Effect.SWAP_OWN:
+            rec["phase"] = Phase.FX_SLOT2
             return
-        if e == SWAP_DISCARD:
-            if enter(rec, FX_PILE, p):
+        if e == Effect.SWAP_DISCARD:
+            if enter(rec, Phase.FX_PILE, p):
                 return
-        elif enter(rec, FX_TARGET, p):  # SWAP_OPP, NEXT_SWAPS
+        elif enter(rec, Phase.FX_TARGET, p):  # SWAP_OPP, NEXT_SWAPS
             return
     finish_effect(rec)
 
@@ -615,11 +620,11 @@ def effect_target(rec, a):
     e = rec["effect"]
     p = rec["current_player"]
     n = rec["num_players"]
-    q = (p + 1 + (a - TARGET) // 4) % n
-    x = (a - TARGET) % 4
-    if e == PEEK_OPP or e == NEXT_PEEKS:
+    q = (p + 1 + (a - TARGET) // SLOTS) % n
+    x = (a - TARGET) % SLOTS
+    if e == Effect.PEEK_OPP or e == Effect.NEXT_PEEKS:
         rec["known"][p, q, x] = 1
-    elif e == NEXT_BURIES:
+    elif e == Effect.NEXT_BURIES:
         bury(rec, q, x, False)
     else:  # SWAP_OPP, NEXT_SWAPS
         swap_slots(rec, p, rec["first_slot"], q, x)
@@ -646,27 +651,27 @@ def apply_action(rec, a):
     rec["last_player"] = rec["current_player"]
     rec["last_action"] = a
     ph = rec["phase"]
-    if ph == DRAW:
+    if ph == Phase.DRAW:
         draw_card(rec, a)
-    elif ph == PLACE:
+    elif ph == Phase.PLACE:
         place_card(rec, a)
-    elif ph == PH_PILE:
+    elif ph == Phase.PILE:
         push_discard(rec, a - PILE, rec["pending"])
-        rec["pending"] = -1
-        rec["phase"] = PH_DECLARE
-    elif ph == PH_DECLARE:
+        rec["pending"] = NONE
+        rec["phase"] = Phase.DECLARE
+    elif ph == Phase.DECLARE:
         declare(rec, a)
-    elif ph == PEEK_HIDDEN:
+    elif ph == Phase.PEEK_HIDDEN:
         rec["known"][rec["current_player"], rec["current_player"], a - SLOT] = 1
         next_peeker(rec)
-    elif ph == FX_SLOT:
+    elif ph == Phase.FX_SLOT:
         effect_slot(rec, a - SLOT)
-    elif ph == FX_SLOT2:
+    elif ph == Phase.FX_SLOT2:
         swap_slots(rec, rec["turn_player"], rec["first_slot"], rec["turn_player"], a - SLOT)
         finish_effect(rec)
-    elif ph == FX_TARGET:
+    elif ph == Phase.FX_TARGET:
         effect_target(rec, a)
-    elif ph == FX_PILE:
+    elif ph == Phase.FX_PILE:
         swap_with_discard(rec, a - PILE)
 
 
@@ -682,11 +687,11 @@ def determinize_record(rec, player, words):
     season are shuffled together; then the draw pile is shuffled.
     """
     n = rec["num_players"]
-    pool = np.empty(64, np.int16)
+    pool = np.empty(PILE_CAP, np.int16)
     fpool = np.empty(NUM_FATE, np.int16)
     k = 0
     for q in range(n):
-        for x in range(4):
+        for x in range(SLOTS):
             if not rec["matched"][q, x] and not rec["known"][player, q, x]:
                 pool[k] = rec["layout"][q, x]
                 k += 1
@@ -718,7 +723,7 @@ def determinize_record(rec, player, words):
     shuffle(fpool, f, words)
     j = 0
     for q in range(n):
-        for x in range(4):
+        for x in range(SLOTS):
             if not rec["matched"][q, x] and not rec["known"][player, q, x]:
                 rec["layout"][q, x] = pool[j]
                 j += 1
@@ -735,8 +740,8 @@ def determinize_record(rec, player, words):
     shuffle(rec["draw"], m, words)
     for i in range(f - in_draw):
         rec["out"][i] = fpool[in_draw + i]
-    for i in range(4):
-        rec["rng"][i] = next_u32(words) | (1 if i == 0 else 0)
+    for i in range(rec["rng"].shape[0]):
+        rec["rng"][i] = next_u32(words) | (1 if i == 0 else 0)  # xorshift state must be nonzero
 
 
 EVAL_SCALE = 10.0  # points of lead worth tanh(1) ~ 0.76 of a win
@@ -750,7 +755,7 @@ def evaluate(rec, values):
     this reads hidden cards: ISMCTS calls it only on determinized records.
     """
     n = rec["num_players"]
-    est = np.zeros(4)
+    est = np.zeros(MAX_P)
     for p in range(n):
         est[p] = rec["total"][p] + season_points(rec, p)
     for p in range(n):

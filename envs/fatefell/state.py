@@ -36,24 +36,43 @@ import numpy as np
 from fatezoo.envs.core.state import make_state_dtype
 
 NUM_ARCANA = 48
+NUM_IDENTITIES = NUM_ARCANA // 2  # a Character and a Skeleton per identity
+COPIES = NUM_ARCANA // NUM_IDENTITIES  # cards per identity
+MAX_VALUE = 12  # printed values run 1..MAX_VALUE
 NUM_FATE = 12
 NUM_CARDS = NUM_ARCANA + NUM_FATE
 FATE0 = NUM_ARCANA
+MIN_P = 2
 MAX_P = 4
 SLOTS = 4
+HIDDEN_SLOTS = 2  # slots 0, 1 are Hidden; slots HIDDEN_SLOTS.. are Revealed
 PILE_CAP = 64
+MAX_PILES = 2  # discard piles (two in advanced Autumn)
+DRAW_DEPTH = 3  # cards of a discard pile one may draw from in advanced Summer
+NONE = -1  # no card, player, slot or coin side in a record field
+COIN_SIDES = 2  # the Fate Coin: SUN or MOON
+SUN, MOON = 0, 1
+AFTER_PEEK_END_TURN, AFTER_PEEK_FINISH = 0, 1  # after peeks: end the turn / finish the Fate
+FATE_BASE = 6  # Fate cards in a season: FATE_BASE + FATE_STEP * (season kind or a spin)
+FATE_STEP = 2
+FATE_SPINS = 4  # outcomes of the random season kind or Fate count (advanced options)
 
+PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], np.int64)  # own slot pairs
+NUM_PAIRS = len(PAIRS)
+NUM_TARGETS = (MAX_P - 1) * SLOTS  # a slot of each other seat
+
+# action ids: consecutive blocks (see the table above)
 DRAW_DECK = 0
-DRAW_DISCARD = 1
-SLOT = 7
-DISCARD = 11
-PILE = 12
-DECLARE = 14
-END_TURN = 20
-TARGET = 21
-NUM_ACTIONS = 33
-
-PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], np.int64)
+DRAW_DISCARD = DRAW_DECK + 1  # + DRAW_DEPTH * pile + depth
+SLOT = DRAW_DISCARD + MAX_PILES * DRAW_DEPTH  # + slot
+DISCARD = SLOT + SLOTS
+PILE = DISCARD + 1  # + pile
+DECLARE = PILE + MAX_PILES  # + pair
+END_TURN = DECLARE + NUM_PAIRS
+TARGET = END_TURN + 1  # + SLOTS * (seat - 1) + slot
+NUM_ACTIONS = TARGET + NUM_TARGETS
+# the published ids (replays and trained policies depend on them)
+assert (SLOT, DISCARD, PILE, DECLARE, END_TURN, TARGET, NUM_ACTIONS) == (7, 11, 12, 14, 20, 21, 33)
 
 
 class Phase(IntEnum):
@@ -101,6 +120,8 @@ class Season(IntEnum):
 
 NUM_PHASES = len(Phase)
 NUM_EFFECTS = len(Effect)
+NUM_SEASONS = len(Season)
+assert FATE_BASE + FATE_STEP * (FATE_SPINS - 1) == NUM_FATE and FATE_SPINS == NUM_SEASONS
 
 GAME_FIELDS = [
     # options (kept across resets)
@@ -112,9 +133,9 @@ GAME_FIELDS = [
     ("fate_moon", np.int8, (NUM_FATE,)),
     # seasons and scores
     ("season", np.int8),
-    ("season_kind", np.int8, (4,)),
-    ("fate_count", np.int8, (4,)),
-    ("season_score", np.int16, (4, MAX_P)),
+    ("season_kind", np.int8, (NUM_SEASONS,)),
+    ("fate_count", np.int8, (NUM_SEASONS,)),
+    ("season_score", np.int16, (NUM_SEASONS, MAX_P)),
     ("total", np.int16, (MAX_P,)),
     # the turn
     ("turn_player", np.int8),
@@ -139,11 +160,11 @@ GAME_FIELDS = [
     ("draw", np.int16, (PILE_CAP,)),  # bottom at 0, top at draw_n - 1
     ("draw_n", np.int16),
     ("num_piles", np.int8),
-    ("discard", np.int16, (2, PILE_CAP)),
-    ("discard_n", np.int16, (2,)),
+    ("discard", np.int16, (MAX_PILES, PILE_CAP)),
+    ("discard_n", np.int16, (MAX_PILES,)),
     # copies of each identity in the discard piles, kept up to date by every pile change
     # so that encode never rescans the piles (check_record verifies it)
-    ("discard_seen", np.int8, (NUM_ARCANA // 2,)),
+    ("discard_seen", np.int8, (NUM_IDENTITIES,)),
     ("aside", np.int16, (NUM_FATE,)),  # Fate cards resolved (or skipped) this season
     ("aside_n", np.int8),
     ("out", np.int16, (NUM_FATE,)),  # Fate cards not in this season's draw pile
@@ -160,7 +181,7 @@ def action_name(a: int) -> str:
     if a == DRAW_DECK:
         return "draw from the draw pile"
     if DRAW_DISCARD <= a < SLOT:
-        pile, depth = divmod(a - DRAW_DISCARD, 3)
+        pile, depth = divmod(a - DRAW_DISCARD, DRAW_DEPTH)
         return f"draw discard pile {pile} depth {depth}"
     if SLOT <= a < DISCARD:
         return f"own slot {a - SLOT}"
@@ -174,7 +195,7 @@ def action_name(a: int) -> str:
     if a == END_TURN:
         return "end turn"
     if TARGET <= a < NUM_ACTIONS:
-        seat, slot = divmod(a - TARGET, 4)
+        seat, slot = divmod(a - TARGET, SLOTS)
         return f"target seat +{seat + 1} slot {slot}"
     raise ValueError(f"action {a!r} is not in [0, {NUM_ACTIONS})")
 

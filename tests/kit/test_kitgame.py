@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 from kitgame import SPEC, check_record, rules
-from kitgame.encode import OBS_LAYOUT, OBS_SIZE
+from kitgame.encode import OBS, OBS_SIZE
 from kitgame.state import (
     ATTACK,
     BLOCK,
@@ -164,7 +164,7 @@ def test_responses_resolve_last_in_first_out():
     block0 = int(t.rec["stack"][2, 3])
     obs = np.zeros(OBS_SIZE, np.float32)
     K.encode_one(t.states, 0, 1, obs)
-    stack_obs = obs[OBS_LAYOUT["stack"]]
+    stack_obs = OBS.view(obs, "stack")
     assert stack_obs[0] == 3 / 8  # the stack is in every observation
     assert t.act(PASS) == 2  # seat 0's Block resolves (counters seat 1's Block), which
     # then resolves countered, and the Attack's window resumes after seat 1: seat 2
@@ -249,7 +249,7 @@ def test_search_shows_the_found_card_to_all_and_shuffles_the_deck():
     assert (t.rec["known"][0, deck] == UNKNOWN).all() and t.rec["known"][1, drawn] == KNOWN
     obs = np.zeros(OBS_SIZE, np.float32)
     K.encode_one(t.states, 0, 2, obs)  # seat 2 sees seat 0's (seat +1) Block
-    seats = obs[OBS_LAYOUT["seats"]].reshape(4, 5)
+    seats = OBS.view(obs, "seats")
     assert seats[1, 2 + BLOCK] == 1 / 20 and seats[1, 1] == 1 / 20
 
 
@@ -271,7 +271,7 @@ def test_search_knowledge_of_the_deck_lasts_until_an_unseen_draw():
     assert (t2.rec["known"][1, deck] == UNKNOWN).all()
     obs = np.zeros(OBS_SIZE, np.float32)
     K.encode_one(t2.states, 0, 0, obs)
-    assert obs[OBS_LAYOUT["deck"]].tolist() == pytest.approx([4 / 20, 3 / 20, 0, 1 / 20])
+    assert OBS.view(obs, "deck").tolist() == pytest.approx([4 / 20, 3 / 20, 0, 1 / 20])
 
 
 def test_conservation_check_names_the_duplicated_card():

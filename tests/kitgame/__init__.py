@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from fatezoo.envs.core.knowledge import KNOWN, check_knowledge
-from fatezoo.envs.core.spec import GameSpec
+from fatezoo.envs.core.spec import GameSpec, Kernels
 from fatezoo.envs.core.stack import KIND, OWNER
 from fatezoo.envs.core.zones import check_conservation
 
 from . import rules
-from .encode import OBS_DOCS, OBS_LAYOUT, OBS_SIZE, STATE_SIZE, encode, encode_state
+from .encode import OBS, STATE_SIZE, encode, encode_state
 from .render import render_ansi, render_svg
 from .state import (
     ACTION_NAMES,
@@ -31,7 +31,6 @@ from .state import (
     STATE_DTYPE,
 )
 
-OPTION_DEFAULTS = {"rounds": 5}
 ZONE_NAMES = ["deck", "discard", "stack"] + [f"hand{p}" for p in range(MAX_P)]  # by zone id
 
 
@@ -89,31 +88,26 @@ def determinize(rec, player: int, rng: np.random.Generator) -> None:
     rules.determinize_record(rec, int(player), words)
 
 
-# ---- registration: today's API (register_game + GameSpec); one block to switch at merge
-from fatezoo.envs.core.kernels import register_game  # noqa: E402
-
-register_game(STATE_DTYPE, rules.reset_game, rules.apply_action, rules.legal_mask, encode,
-              encode_state, determinize=rules.determinize_record)
-
+# ---- registration: the spec holds the kernels and registers them itself
 SPEC = GameSpec(
     name="kitgame",
     gym_id="fatezoo/Kitgame-v0",
     min_players=2,
     max_players=4,
     num_actions=NUM_ACTIONS,
-    obs_size=OBS_SIZE,
     state_size=STATE_SIZE,
     state_dtype=STATE_DTYPE,
-    obs_layout=OBS_LAYOUT,
-    obs_docs=OBS_DOCS,
+    obs=OBS,
     action_names=ACTION_NAMES,
     configure=configure,
     check_record=check_record,
     render_ansi=render_ansi,
     render_svg=render_svg,
+    kernels=Kernels(reset=rules.reset_game, apply=rules.apply_action, legal=rules.legal_mask,
+                    encode=encode, encode_state=encode_state,
+                    determinize=rules.determinize_record),
     determinize=determinize,
     default_max_turns=1000,
-    option_defaults=OPTION_DEFAULTS,
 )
 # ---- end of registration
 

@@ -11,7 +11,7 @@ from numba import njit
 
 from fatezoo.envs.core.decisions import decision_obs_size, encode_decision
 from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN, count_known_kinds
-from fatezoo.envs.core.layout import build_layout
+from fatezoo.envs.core.layout import ObsField, ObsLayout
 from fatezoo.envs.core.stack import ONEHOT, SCALAR, SEAT, SKIP, StackCodec, encode_stack
 
 from .state import (
@@ -34,29 +34,31 @@ DEC_KINDS = 3  # none, attack, search
 CHOICE_SIZES = np.array([2, 3, 3], np.int64)  # card kind, target offset - 1, option
 SEAT_SIZE = 2 + NUM_KINDS
 
-OBS_FIELDS = [
-    ("seats", MAX_P * SEAT_SIZE, "per seat: life/6, hand size/20, kinds of its hand cards "
-                                 "you know (/20)"),
-    ("deck", 1 + NUM_KINDS, "deck size/20, kinds you know are in the deck (/20)"),
-    ("discard", NUM_KINDS, "kinds in the discard pile (/20)"),
+OBS = ObsLayout((
+    ObsField("seats", (MAX_P, SEAT_SIZE), "per seat: life/6, hand size/20, kinds of its hand "
+                                          "cards you know (/20)"),
+    ObsField("deck", (1 + NUM_KINDS,), "deck size/20, kinds you know are in the deck (/20)"),
+    ObsField("discard", (NUM_KINDS,), "kinds in the discard pile (/20)"),
     CODEC.obs_field("stack"),
-    ("decision", decision_obs_size(DEC_KINDS, NUM_STEPS, CHOICE_SIZES),
-     "turn decision: one-hot kind (none, attack, search), step, card kind, target, option"),
-    ("turn_seat", MAX_P, "one-hot seat of the player whose turn it is"),
-    ("last_roll", 2, "1 if the die was rolled, its last face / 5"),
-    ("num_players", 3, "one-hot 2, 3, 4 players"),
-    ("progress", 1, "turns played / (rounds * players)"),
-]
-OBS_LAYOUT, OBS_SIZE, OBS_DOCS = build_layout(OBS_FIELDS)
-O_SEATS = OBS_LAYOUT["seats"].start
-O_DECK = OBS_LAYOUT["deck"].start
-O_DISCARD = OBS_LAYOUT["discard"].start
-O_STACK = OBS_LAYOUT["stack"].start
-O_DEC = OBS_LAYOUT["decision"].start
-O_TURN = OBS_LAYOUT["turn_seat"].start
-O_ROLL = OBS_LAYOUT["last_roll"].start
-O_NP = OBS_LAYOUT["num_players"].start
-O_PROG = OBS_LAYOUT["progress"].start
+    ObsField("decision", (decision_obs_size(DEC_KINDS, NUM_STEPS, CHOICE_SIZES),),
+             "turn decision: one-hot kind (none, attack, search), step, card kind, target, "
+             "option"),
+    ObsField("turn_seat", (MAX_P,), "one-hot seat of the player whose turn it is"),
+    ObsField("last_roll", (2,), "1 if the die was rolled, its last face / 5"),
+    ObsField("num_players", (3,), "one-hot 2, 3, 4 players"),
+    ObsField("progress", (1,), "turns played / (rounds * players)"),
+))
+OBS_SIZE = OBS.size
+O_SEATS = OBS.start("seats")
+SEAT_STRIDE = OBS.strides("seats")[0]
+O_DECK = OBS.start("deck")
+O_DISCARD = OBS.start("discard")
+O_STACK = OBS.start("stack")
+O_DEC = OBS.start("decision")
+O_TURN = OBS.start("turn_seat")
+O_ROLL = OBS.start("last_roll")
+O_NP = OBS.start("num_players")
+O_PROG = OBS.start("progress")
 STATE_SIZE = OBS_SIZE + NUM_CARDS  # plus the deck, bottom to top, (card + 1) / 20
 
 
@@ -71,7 +73,7 @@ def encode(rec, viewer, omniscient, out):
     counts = np.zeros(NUM_KINDS)
     for r in range(n):
         q = (viewer + r) % n
-        o = O_SEATS + r * SEAT_SIZE
+        o = O_SEATS + r * SEAT_STRIDE
         out[o] = rec["life"][q] / START_LIFE
         out[o + 1] = zn[HAND0 + q] / NUM_CARDS
         counts[:] = 0.0

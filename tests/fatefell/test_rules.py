@@ -35,7 +35,7 @@ from fatezoo.envs.fatefell.cards import (
     FATE_SUN,
     card_name,
 )
-from fatezoo.envs.fatefell.encode import OBS_LAYOUT, OBS_SIZE
+from fatezoo.envs.fatefell.encode import CARD, OBS
 from fatezoo.envs.fatefell.state import (
     DECLARE,
     DISCARD,
@@ -44,6 +44,7 @@ from fatezoo.envs.fatefell.state import (
     END_TURN,
     FATE0,
     NUM_ACTIONS,
+    NUM_FATE,
     PAIRS,
     PILE,
     SLOT,
@@ -267,7 +268,7 @@ class Game:
         return self.r["rewards"][: self.r["num_players"]].tolist()
 
     def obs(self, player) -> np.ndarray:
-        out = np.zeros(OBS_SIZE, np.float32)
+        out = np.zeros(OBS.size, np.float32)
         K.encode_one(self.states, 0, player, out)
         return out
 
@@ -352,7 +353,7 @@ def test_deal_revealed_known_hidden_unknown():
         for p in range(3):
             assert g.known(v, p) == ([0, 0, 1, 1] if v == p else [0, 0, 0, 0])
     obs = g.obs(0)
-    seat = obs[OBS_LAYOUT["seat_slots"]].reshape(4, 4, 6)
+    seat = OBS.view(obs, "seat_slots")  # seat, slot, (exists, known, completed, value, moon, skel)
     c2 = int(g.r["layout"][0, 2])
     assert seat[0, 0].tolist() == [1, 0, 0, 0, 0, 0]  # own Hidden card: exists, unknown
     assert seat[0, 2].tolist() == pytest.approx([1, 1, 0, ((c2 >> 2) + 1) / 12,
@@ -397,8 +398,8 @@ def test_draw_from_draw_pile_is_secret():
     assert g.where() == (Phase.PLACE, 0, 0)
     assert g.legal() == [SLOT + 0, SLOT + 1, SLOT + 2, SLOT + 3, DISCARD]
     assert g.draw_top(1) == ["11mC"] and g.discard() == ["10mC"]
-    hand = OBS_LAYOUT["hand"]
-    assert g.obs(0)[hand][:4].tolist() == pytest.approx([1, 8 / 12, 0, 1])
+    hand = OBS["hand"]
+    assert g.obs(0)[hand][:CARD].tolist() == pytest.approx([1, 8 / 12, 0, 1])
     assert not g.obs(1)[hand].any()  # the other player does not see it
 
 
@@ -409,7 +410,7 @@ def test_match_hints_flag_own_known_slots_only_from_seen_cards():
     # player_0 knows its Revealed 8sC (slot 2) and 9mS (slot 3), not its Hidden 8mC.
     lay = [["8mC", "2mS", "8sC", "9mS"], ["10sC", "11mS", "5mC", "8sS"]]
     g = Game(n=2).arrange(lay, draw=["8mS"], discard=["9mC"])
-    hand, disc = OBS_LAYOUT["hand_matches"], OBS_LAYOUT["discard_matches"]
+    hand, disc = OBS["hand_matches"], OBS["discard_matches"]
     assert g.obs(0)[disc].tolist() == [0, 0, 0, 1, 0, 0, 0, 0]  # 9mC matches 9mS (slot 3)
     assert not g.obs(0)[hand].any()  # nothing drawn yet
     g.act(DRAW_DECK)  # 8mS: same identity as the Hidden 8mC, which player_0 has not seen
@@ -448,20 +449,32 @@ def test_discard_the_drawn_card():
     assert g.where() == (Phase.DECLARE, 0, 0)
 
 
-def test_card_from_discard_must_be_swapped_and_is_public():
-    # BASE2; player_0 takes 10mC from the discard pile: no DISCARD, it must go in.
+def test_card_from_discard_may_be_swapped_and_is_public():
+    # BASE2; player_0 takes 10mC from the discard pile: SWAP or DISCARD, as for any card.
     g = base2()
     g.act(DRAW_PILE(0))
     r = g.r
     assert L(r["hand"]) == "10mC" and r["hand_from_discard"] == 1
     assert r["discard_n"][0] == 0
-    assert g.legal() == [SLOT + 0, SLOT + 1, SLOT + 2, SLOT + 3]
-    assert g.obs(1)[OBS_LAYOUT["hand"]][:4].tolist() == pytest.approx([1, 10 / 12, 1, 0])
+    assert g.legal() == [SLOT + 0, SLOT + 1, SLOT + 2, SLOT + 3, DISCARD]
+    assert g.obs(1)[OBS["hand"]][:CARD].tolist() == pytest.approx([1, 10 / 12, 1, 0])
     g.act(SLOT + 1)
     assert g.layout(0) == ["5sC", "10mC", "1sC", "9mS"]
     assert g.known(0, 0) == [0, 1, 1, 1] and g.known(1, 0) == [0, 1, 0, 0]
     assert g.discard() == ["7mS"]
     assert g.draw_top(1) == ["8sS"]
+
+
+def test_card_from_discard_may_be_discarded_again():
+    # BASE2; player_0 takes 10mC from the discard pile and discards it: the layout is
+    # unchanged, 10mC is back on top (face up), the draw pile untouched.
+    g = base2()
+    g.act(DRAW_PILE(0), DISCARD)
+    assert g.where() == (Phase.DECLARE, 0, 0)
+    assert g.layout(0) == ["5sC", "7mS", "1sC", "9mS"] and g.discard() == ["10mC"]
+    assert g.known(1, 0) == [0, 0, 0, 0] and g.draw_top(1) == ["8sS"]
+    assert g.r["hand"] == -1
+    check_record(g.r)
 
 
 def test_hidden_cards_stay_unknown_and_revealed_rechecked_at_turn_start():
@@ -560,11 +573,11 @@ def test_completed_match_cannot_be_swapped_or_declared_again():
 
 def test_completed_match_from_the_discard_pile_is_also_protected():
     # player_0 ={ 4mC}={ 4mS}=      drawing 10mC from the discard pile: only slots 2, 3
-    #          [ 9mC][ 2sS]
+    #          [ 9mC][ 2sS]         (or discard it)
     g = Game(n=2).arrange([["4mC", "4mS", "9mC", "2sS"], BASE2[1]], draw=["3mC"],
                           discard=["10mC"], matched=[(0, 0), (0, 1)])
     g.act(DRAW_PILE(0))
-    assert g.legal() == [SLOT + 2, SLOT + 3]
+    assert g.legal() == [SLOT + 2, SLOT + 3, DISCARD]
 
 
 def test_undeclared_match_is_not_protected():
@@ -818,7 +831,7 @@ def test_fate_coin_sun_and_moon(coin, effect):
     side = ("Sun: Exchange the positions of two of your cards." if coin == 0
             else "Moon: Show one of your cards to every player.")
     assert f"Fate: The Mirror landed {side}" in text
-    assert g.obs(1)[OBS_LAYOUT["effect"]][effect] == 1  # revealed to everyone
+    assert g.obs(1)[OBS["effect"]][effect] == 1  # revealed to everyone
 
 
 @pytest.mark.parametrize("see,legal,known", [
@@ -929,15 +942,16 @@ def test_fate_bury_blind():
 def test_bury_with_empty_draw_pile_returns_the_card_and_ends_season():
     # player_0 as BASE2; draw (top first): F0 only; discard: 10mC and everything else.
     # BURY_SEEN on slot 0: 5sC goes under an empty pile and comes straight back.
-    # The draw pile is empty: player_0 must take 10mC (forced) and swap it in; the season
-    # ends at the end of this turn.
+    # The draw pile is empty: player_0 must take 10mC (forced), then swaps it in; the
+    # season ends at the end of this turn.
     g = Game(n=2).arrange(BASE2, draw=["F0"], discard=["10mC"], rest="discard",
                           fx=E.BURY_SEEN)
     g.act(DRAW_DECK, SLOT + 0)
     r = g.r
     assert g.layout(0)[0] == "5sC" and g.known(0, 0) == [1, 0, 1, 1]
     assert r["draw_n"] == 0 and L(r["hand"]) == "10mC"  # the forced discard draw
-    assert g.where() == (Phase.PLACE, 0, 0) and g.legal() == [SLOT + x for x in range(4)]
+    assert g.where() == (Phase.PLACE, 0, 0)
+    assert g.legal() == [SLOT + x for x in range(4)] + [DISCARD]
     g.act(SLOT + 3, END_TURN)
     assert r["terminated"] == 1
     assert r["season_score"][0, :2].tolist() == [5 + 7 + 1 + 10, 2 + 3 + 4 + 6]
@@ -1096,7 +1110,7 @@ def test_fate_as_last_card_then_forced_discard_draw():
                           fx=E.PEEK_HIDDEN_ALL)
     g.act(DRAW_DECK)
     assert L(g.r["hand"]) == "10mC" and g.where() == (Phase.PLACE, 0, 0)
-    assert g.legal() == [SLOT + x for x in range(4)]
+    assert g.legal() == [SLOT + x for x in range(4)] + [DISCARD]
     g.act(SLOT + 1, END_TURN)
     assert g.r["terminated"] == 1
 
@@ -1120,10 +1134,26 @@ def test_summer_draw_any_of_top_three_discards():
     g.act(DRAW_PILE(0, 2))
     assert L(g.r["hand"]) == "6mC" and g.r["hand_from_discard"] == 1
     assert g.discard() == ["10mC", "3sS", "2mS"]
-    assert g.legal() == [SLOT + x for x in range(4)]
+    assert g.legal() == [SLOT + x for x in range(4)] + [DISCARD]
     g.act(SLOT + 0)
     assert g.layout(0) == ["6mC", "7mS", "1sC", "9mS"] and g.known(1, 0) == [1, 0, 0, 0]
     assert g.discard() == ["5sC", "10mC", "3sS", "2mS"]
+
+
+def test_summer_discarding_a_deeper_discard_brings_it_to_the_top():
+    # Advanced Summer; discard (top first): 10mC 3sS 6mC 2mS 4sS. player_0 takes 6mC
+    # (depth 2) and discards it: 6mC is now on top and 10mC, 3sS each lie one deeper, so
+    # the next player reaches 6mC, 10mC and 3sS.
+    g = Game(n=2, seasonal_rules=True)
+    g.arrange(BASE2, draw=["8sS"], discard=["10mC", "3sS", "6mC", "2mS", "4sS"],
+              kind=Season.SUMMER)
+    g.act(DRAW_PILE(0, 2), DISCARD)
+    assert g.discard() == ["6mC", "10mC", "3sS", "2mS", "4sS"]
+    g.act(END_TURN)
+    assert g.legal() == [DRAW_DECK, DRAW_PILE(0, 0), DRAW_PILE(0, 1), DRAW_PILE(0, 2)]
+    g.act(DRAW_PILE(0, 2))
+    assert L(g.r["hand"]) == "3sS"
+    assert g.layout(0) == ["5sC", "7mS", "1sC", "9mS"]
 
 
 def test_summer_without_seasonal_rules_only_top_card():
@@ -1148,6 +1178,19 @@ def test_autumn_two_discard_piles():
     g.act(END_TURN, DRAW_DECK, DISCARD)  # player_1 draws 8sS and discards onto pile 1
     g.act(PILE + 1)
     assert g.discard(1) == ["8sS", "3sS"]
+
+
+def test_autumn_a_discard_may_move_to_the_other_pile():
+    # Advanced Autumn; pile 0 (top first): 10mC   pile 1: 12sS 3sS. player_0 takes 12sS
+    # and discards it onto pile 0: it is on top of pile 0, 3sS now tops pile 1.
+    g = Game(n=2, seasonal_rules=True)
+    g.arrange(BASE2, draw=["8sS", "11mC"], discard=["10mC"], discard2=["12sS", "3sS"],
+              kind=Season.AUTUMN)
+    g.act(DRAW_PILE(1), DISCARD)
+    assert g.where() == (Phase.PILE, 0, 0) and L(g.r["pending"]) == "12sS"
+    g.act(PILE + 0)
+    assert g.discard(0) == ["12sS", "10mC"] and g.discard(1) == ["3sS"]
+    assert g.layout(0) == ["5sC", "7mS", "1sC", "9mS"]
 
 
 def test_autumn_deal_starts_two_piles():
@@ -1210,11 +1253,32 @@ def test_obs_fate_counts_while_a_fate_card_resolves():
     r["fate_sun"][:] = r["fate_moon"][:] = E.REVEAL_OWN
     g.act(DRAW_DECK)
     assert g.where() == (Phase.FX_SLOT, 0, 0)
-    fates = OBS_LAYOUT["fates"]
+    fates = OBS["fates"]
     assert g.obs(1)[fates].tolist() == pytest.approx([6 / 12, 0, 5 / 12])
     g.act(SLOT + 0)
     assert g.obs(1)[fates].tolist() == pytest.approx([6 / 12, 1 / 12, 5 / 12])
     assert (g.r["draw"][: g.r["draw_n"]] >= FATE0).sum() == 5
+
+
+def test_obs_shows_the_fate_card_drawn_and_those_seen_this_season():
+    # BASE2 with F3 (The Mirror: Moon REVEAL_OWN) on top; the coin lands Moon. Every
+    # player sees which Fate card is resolving; once set aside it counts as seen.
+    g = base2(draw=["F3", "8sS"])
+    g.r["rng"] = words_for((2, 1))
+    g.act(DRAW_DECK)
+    assert g.where() == (Phase.FX_SLOT, 0, 0) and L(g.r["fate_card"]) == "F3"
+    f3 = np.eye(NUM_FATE)[3].tolist()
+    for p in range(2):
+        assert g.obs(p)[OBS["fate_card"]].tolist() == f3
+        assert g.obs(p)[OBS["fates_seen"]].tolist() == f3
+    g.act(SLOT + 0)
+    assert g.aside() == ["F3"] and g.r["fate_card"] == -1
+    for p in range(2):
+        assert not g.obs(p)[OBS["fate_card"]].any()
+        assert g.obs(p)[OBS["fates_seen"]].tolist() == f3
+    # the next season starts with none seen
+    g.r["aside_n"] = 0
+    assert not g.obs(1)[OBS["fates_seen"]].any()
 
 
 def test_rules_md_names_existing_tests_and_every_card():
