@@ -76,6 +76,9 @@ def test_trigger_and_timing_values_are_documented():
     trigger_line = RULES.split("Trigger columns (`when`)", 1)[1].split("\n\n", 1)[0]
     assert triggers <= set(re.findall(r"`([a-z_]+)`", trigger_line)), triggers
     assert {r["timing"] for r in FATE} == {"any", "own_turn", "fight", "dice", "stack"}
+    uses = {r["timing"] for r in RELICS if r["when"] == "use"}
+    assert uses <= {"any", "own_turn", "fight", "dice"}
+    assert all(r["timing"] == "none" for r in RELICS if r["when"] != "use")
 
 
 def test_every_rule_names_its_test_and_numbers_run_without_gaps():
