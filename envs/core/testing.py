@@ -118,7 +118,7 @@ def fuzz(game: str, num_players: int = 2, games: int = 2000, seed: int = 0,
         assert (obs >= -1).all() and (obs <= 1).all(), f"{game}: obs outside [-1, 1]"
         K.batch_random_actions(mask, rng, actions)
         actions[done] = -1
-        obs, mask, _, rewards, term, trunc = vec.step(actions)
+        obs, mask, _, rewards, term, trunc = vec.step(actions, copy=False)
         steps += int(live.sum())
         assert np.allclose(rewards.sum(1), 0.0, atol=1e-5), f"{game}: rewards not zero-sum"
         returns += rewards
@@ -162,7 +162,7 @@ def trajectory_digest(game: str, num_players: int, seeds, action_seed: int, step
             random.random()
             np.random.rand(3)
         K.batch_random_actions(mask, rng, actions)
-        obs, mask, player, rewards, term, trunc = vec.step(actions)
+        obs, mask, player, rewards, term, trunc = vec.step(actions, copy=False)
         frames.append((obs[:k].copy(), mask[:k].copy(), player[:k].copy(), rewards[:k].copy(),
                        term[:k].copy(), trunc[:k].copy()))
     out = []
