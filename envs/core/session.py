@@ -135,6 +135,9 @@ class Session:
         self.actions = []
 
 
+MAX_STEPS = 2**30  # far above any game's length, far below the int32 counter's overflow
+
+
 def _need(ok, what: str) -> None:
     if not ok:
         raise ValueError(what)
@@ -170,7 +173,7 @@ def check_header(spec: GameSpec, rec) -> None:
           f"({'a running' if running else 'an ended'} game, max_turns={max_turns}), got {turn}")
     _need(not rec["truncated"] or turn == max_turns,
           f"a truncated game must have turn == max_turns={max_turns}, got {turn}")
-    _need(steps >= 0, f"steps must be >= 0, got {steps}")
+    _need(0 <= steps <= MAX_STEPS, f"steps must be in [0, {MAX_STEPS}], got {steps}")
     for name in ("rewards", "returns"):
         v = rec[name]
         _need(np.isfinite(v).all(), f"{name} must be finite, got {v.tolist()}")

@@ -195,9 +195,10 @@ def _check_seasons(rec: dict, n: int) -> None:
     _need("total", _in(rec["total"][:n], 0, 4 * 48 + 1) and not rec["total"][n:].any(),
           f"in [0, 192] for seats < {n} and 0 elsewhere", rec["total"])
     resolving = int(rec["fate_card"] >= 0)
-    _need("aside_n", rec["aside_n"] + resolving <= counts[s],
-          f"at most the season's {int(counts[s])} Fate cards (minus one resolving)",
-          int(rec["aside_n"]))
+    in_draw = sum(c >= FATE0 for c in rec["draw"][: rec["draw_n"]].tolist())
+    in_play = in_draw + rec["aside_n"] + resolving
+    _need("Fate cards in the draw pile, set aside and resolving", in_play <= counts[s],
+          f"at most the season's {int(counts[s])}", in_play)
 
 
 def _check_turn(rec: dict, n: int) -> None:
