@@ -56,13 +56,26 @@ def check_pettingzoo(game: str, num_players: int = 2, num_cycles: int = 1000) ->
 
 
 def check_gym(game: str, num_players: int = 2) -> None:
-    """Gymnasium's and (if installed) stable-baselines3's check_env on the gym wrapper."""
+    """Through ``gymnasium.make``: gymnasium's check_env (render included) on the env and
+    on the wrapper it returns, ``action_masks`` as documented, and SB3's check_env."""
     import gymnasium
     from gymnasium.utils.env_checker import check_env
 
     spec = get_spec(game)
-    env = gymnasium.make(spec.gym_id, num_players=num_players, opponent="random")
-    check_env(env.unwrapped, skip_render_check=True)
+    env = gymnasium.make(spec.gym_id, num_players=num_players, opponent="random",
+                         render_mode="ansi")
+    assert env.spec.id == spec.gym_id, f"{game}: gymnasium's EnvSpec was overwritten"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message=".*different from the unwrapped version")
+        check_env(env.unwrapped)
+        check_env(env)
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and text, f"{game}: render() gave {text!r}"
+    mask = env.unwrapped.action_masks()
+    assert mask.dtype == bool and mask.shape == (spec.num_actions,) and mask.any()
+    assert (env.get_wrapper_attr("action_masks")() == mask).all()
     try:
         from stable_baselines3.common.env_checker import check_env as sb3_check
     except ImportError:
