@@ -127,7 +127,7 @@ class Session:
         return self.states.tobytes()
 
     def load(self, data: bytes) -> None:
-        """Restore a record saved by :meth:`save`, after validating it."""
+        """Restore a record saved by :meth:`save` (validated by :func:`load_records`)."""
         self.states[:] = load_records(self.spec, data, 1, self.fields)
         K.mask_one(self.states, 0, self.mask)
         self.started = True

@@ -56,8 +56,11 @@ def check_pettingzoo(game: str, num_players: int = 2, num_cycles: int = 1000) ->
 
 
 def check_gym(game: str, num_players: int = 2) -> None:
-    """Through ``gymnasium.make``: gymnasium's check_env (render included) on the env and
-    on the wrapper it returns, ``action_masks`` as documented, and SB3's check_env."""
+    """Gymnasium's and SB3's check_env through ``gymnasium.make``, render and masks too.
+
+    Gymnasium's check_env (render included) runs on the env and on the wrapper that
+    ``gymnasium.make`` returns; ``action_masks`` must be reachable as the README says.
+    """
     import gymnasium
     from gymnasium.utils.env_checker import check_env
 
@@ -689,7 +692,8 @@ def check_vector_subprocess(game: str, context: str) -> None:
         envs.close()
 
 
-def check_game(game: str, num_players: int = 2, fuzz_games: int = 200) -> None:
+def check_game(game: str, num_players: int = 2, fuzz_games: int = 200,
+               mutations: int = 2000) -> None:
     """Run the whole contract on one game and player count (what tests/ runs per game)."""
     check_pettingzoo(game, num_players, num_cycles=200)
     check_gym(game, num_players)
@@ -699,4 +703,4 @@ def check_game(game: str, num_players: int = 2, fuzz_games: int = 200) -> None:
     check_save_load(game, num_players)
     check_hidden_info(game, num_players, positions=4, resamples=5)
     check_bad_input(game, num_players)
-    check_mutations(game, num_players, records=500)
+    check_mutations(game, num_players, records=mutations)
