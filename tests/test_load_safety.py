@@ -33,11 +33,25 @@ def test_mutation_fuzz_with_numba_boundscheck():
     """With NUMBA_BOUNDSCHECK=1 any kernel index outside its array raises: none may."""
     cache = os.path.join(tempfile.gettempdir(), "fatezoo-numba-boundscheck")
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=cache)
-    code = ("from fatezoo.envs.core.testing import check_mutations; "
-            "print(check_mutations('fatefell', 3, records=400, seed=7, steps=60))")
+    code = """
+import numpy as np
+import fatezoo
+from fatezoo.envs.core import kernels as K
+from fatezoo.envs.core.testing import check_mutations
+env = fatezoo.make("fatefell")
+env.reset(seed=0)
+bad = env.states.copy()
+bad["coin"] = 100  # what the loader refuses: proves the bounds are checked in this process
+try:
+    K.encode_one(bad, 0, 0, np.zeros(env.SPEC.obs_size, np.float32))
+except IndexError:
+    print("boundscheck on")
+print(check_mutations("fatefell", 3, records=400, seed=7, steps=60))
+"""
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=1200)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert "boundscheck on" in out.stdout
     assert "'accepted'" in out.stdout
 
 
