@@ -203,7 +203,18 @@ class FatezooAEC(AECEnv):
         return self._game.save()
 
     def load_state(self, data: bytes) -> None:
-        """Restore a game saved by :meth:`save_state` (validated; raises on corrupt data)."""
+        """Restore a game saved by :meth:`save_state`, validated before any kernel runs.
+
+        The record is checked whole (header, every game field the kernels index with, a
+        legal action if the game is running) and must carry this env's options
+        (``num_players``, ``max_turns``, ``reward`` and the game's own): a save made
+        with other options is refused, naming the option; the env never adopts them, so
+        ``env.options`` always describes the game. A refused state changes nothing.
+
+        Raises:
+            TypeError: ``data`` is not bytes.
+            ValueError: a corrupt record or other options (one line naming the field).
+        """
         self._game.load(data)
         self._start_agents()
 

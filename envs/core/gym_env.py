@@ -1,9 +1,14 @@
-"""Single-agent gymnasium wrapper: the learner takes a seat, fatezoo agents play the rest.
+"""Single-agent gymnasium wrapper: the learner takes a seat, opponents play the rest.
 
-Registered as ``fatezoo/<Game>-v0`` on ``import fatezoo``. Observations are the Dict of
-the AEC env; ``env.action_masks()`` (on the env itself, so it works through
-SubprocVecEnv) gives the mask for sb3-contrib's MaskablePPO. An illegal action ends the
-episode with ``illegal_penalty`` and ``info["illegal_action"] = True``.
+Registered as ``fatezoo/<Game>-v0`` on ``import fatezoo``; the registered entry point
+(``fatezoo.gym_env.make_env``, above the core) turns an agent spec such as
+``opponent="heuristic"`` into an agent, so the core never imports the agents. Here
+``opponent`` is an agent object or None (uniform random). Observations are the Dict
+of the AEC env; ``action_masks()`` on the env (``env.unwrapped.action_masks()`` through
+gymnasium's wrappers; SB3's vector envs find it themselves) gives the mask for
+sb3-contrib's MaskablePPO. An illegal action ends the episode with ``illegal_penalty``
+and ``info["illegal_action"] = True``. The game's :class:`GameSpec` is ``game_spec``
+(``spec`` is gymnasium's ``EnvSpec``).
 """
 
 from __future__ import annotations
@@ -23,38 +28,43 @@ class GymEnv(gymnasium.Env):
     Args:
         game: registered game name.
         num_players: seats in the game.
-        opponent: an agent spec (``"random"``, ``"heuristic"``, ...) or an agent object
-            with ``act(observation, action_mask)``, used for every other seat.
+        opponent: an agent object with ``act(observation, action_mask)``, used for every
+            other seat, or None for uniform random moves. (Agent specs such as
+            ``"heuristic"`` are resolved by ``gymnasium.make``'s entry point.)
         seat: the learner's seat, or None for a random seat each episode.
         illegal_penalty: reward for an illegal action (which ends the episode).
         render_mode: None or ``"ansi"`` (the learner's view).
         **options: ``max_turns``, ``reward`` and the game's own options.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, game="fatefell", num_players=2, opponent="random", seat=None,
+    def __init__(self, game="fatefell", num_players=2, opponent=None, seat=None,
                  illegal_penalty=-1.0, render_mode=None, **options):
-        from fatezoo.agents import make_agent
-
-        self.spec = get_spec(game)
+        self.game_spec = spec = get_spec(game)
+        if isinstance(opponent, str):
+            raise TypeError(f"{game}: GymEnv takes an agent object or None as opponent, got "
+                            f"the spec {opponent!r}; use gymnasium.make('{spec.gym_id}', "
+                            f"opponent={opponent!r}) or fatezoo.agents.make_agent")
+        if opponent is not None and not callable(getattr(opponent, "act", None)):
+            raise TypeError(f"{game}: opponent must have act(observation, action_mask), "
+                            f"got {opponent!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"{game}: render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
-        self._game = Session(self.spec, self.spec.options(num_players=num_players, **options))
+        self._game = Session(spec, spec.options(num_players=num_players, **options))
         n = self._game.num_players
         if seat is not None and (isinstance(seat, bool) or seat not in range(n)):
             raise ValueError(f"{game}: seat must be None or in [0, {n}), got {seat!r}")
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
         self.illegal_penalty = float(illegal_penalty)
-        self.opponent = (make_agent(opponent, game, num_players=n)
-                         if isinstance(opponent, str) else opponent)
+        self.opponent = opponent
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(-1.0, 1.0, (self.spec.obs_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.spec.num_actions,), np.int8),
+            "observation": spaces.Box(-1.0, 1.0, (spec.obs_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (spec.num_actions,), np.int8),
         })
-        self.action_space = spaces.Discrete(self.spec.num_actions)
+        self.action_space = spaces.Discrete(spec.num_actions)
 
     def _obs(self):
         return {"observation": self._game.observe(self.seat).copy(),
@@ -66,7 +76,10 @@ class GymEnv(gymnasium.Env):
         g = self._game
         while not g.done and g.current_player != self.seat:
             p = g.current_player
-            a = self.opponent.act(g.observe(p), g.mask)
+            if self.opponent is None:
+                a = int(self.np_random.choice(np.flatnonzero(g.mask)))
+            else:
+                a = self.opponent.act(g.observe(p), g.mask)
             g.step(g.check(a, f"opponent in seat {p}"))
             reward += float(g.rewards()[self.seat])
         return reward
@@ -106,5 +119,7 @@ class GymEnv(gymnasium.Env):
     def render(self):
         """The learner's view as text."""
         if self.render_mode == "ansi":
-            return self.spec.render_ansi(self._game.record, self.seat)
+            if not self._game.started:
+                raise RuntimeError(f"{self.game_spec.name}: call reset() before render()")
+            return self.game_spec.render_ansi(self._game.record, self.seat)
         return None

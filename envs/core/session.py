@@ -7,6 +7,7 @@ import numpy as np
 from . import kernels as K
 from .rng import check_seed, seed_words
 from .spec import GameSpec, IllegalActionError
+from .state import MAX_PLAYERS, REWARD_MODES
 
 
 def as_action(spec: GameSpec, action, legal=None, who: str = "") -> int:
@@ -126,7 +127,7 @@ class Session:
         return self.states.tobytes()
 
     def load(self, data: bytes) -> None:
-        """Restore a record saved by :meth:`save`, after validating it."""
+        """Restore a record saved by :meth:`save` (validated by :func:`load_records`)."""
         self.states[:] = load_records(self.spec, data, 1, self.fields)
         K.mask_one(self.states, 0, self.mask)
         self.started = True
@@ -134,27 +135,98 @@ class Session:
         self.actions = []
 
 
+MAX_STEPS = 2**30  # far above any game's length, far below the int32 counter's overflow
+
+
+def _need(ok, what: str) -> None:
+    if not ok:
+        raise ValueError(what)
+
+
+def check_header(spec: GameSpec, rec) -> None:
+    """Raise ValueError naming the first header field of ``rec`` out of its range.
+
+    The header is what the core kernels read: the generator words (xorshift needs
+    words in [0, 2**32), not all zero), the seats, the end flags (0/1, never both),
+    the turn counters, and finite, zero-sum rewards and returns (0 for absent seats).
+    """
+    words = rec["rng"]
+    _need(((words >= 0) & (words < 2**32)).all() and words.any(),
+          f"rng must be four words in [0, 2**32), not all 0, got {words.tolist()}")
+    n = int(rec["num_players"])
+    lo, hi = spec.min_players, min(spec.max_players, MAX_PLAYERS)
+    _need(lo <= n <= hi, f"num_players must be in [{lo}, {hi}], got {n}")
+    cur = int(rec["current_player"])
+    _need(0 <= cur < n, f"current_player must be in [0, {n}), got {cur}")
+    for name in ("terminated", "truncated"):
+        _need(rec[name] in (0, 1), f"{name} must be 0 or 1, got {int(rec[name])}")
+    _need(not (rec["terminated"] and rec["truncated"]),
+          "terminated and truncated must not both be 1")
+    mode = int(rec["reward_mode"])
+    _need(mode in REWARD_MODES.values(),
+          f"reward_mode must be one of {sorted(REWARD_MODES.values())}, got {mode}")
+    max_turns, turn, steps = int(rec["max_turns"]), int(rec["turn"]), int(rec["steps"])
+    _need(max_turns >= 1, f"max_turns must be >= 1, got {max_turns}")
+    running = not (rec["terminated"] or rec["truncated"])
+    top = max_turns - 1 if running else max_turns
+    _need(0 <= turn <= top, f"turn must be in [0, {top}] "
+          f"({'a running' if running else 'an ended'} game, max_turns={max_turns}), got {turn}")
+    _need(not rec["truncated"] or turn == max_turns,
+          f"a truncated game must have turn == max_turns={max_turns}, got {turn}")
+    _need(0 <= steps <= MAX_STEPS, f"steps must be in [0, {MAX_STEPS}], got {steps}")
+    for name in ("rewards", "returns"):
+        v = rec[name]
+        _need(np.isfinite(v).all(), f"{name} must be finite, got {v.tolist()}")
+        _need(not v[n:].any(), f"{name} must be 0 for seats >= {n}, got {v.tolist()}")
+        _need(abs(float(v.astype(np.float64).sum())) <= 1e-3,
+              f"{name} must sum to 0 (zero-sum games), got {v.tolist()}")
+
+
 def load_records(spec: GameSpec, data, batch: int | None, fields: dict | None) -> np.ndarray:
-    """Parse saved record bytes; raise ValueError naming what is wrong."""
+    """Parse and validate saved record bytes before any kernel reads them.
+
+    Each record is checked in this order: its format, the header (:func:`check_header`),
+    the options it carries against ``fields`` (the env's: a record made with other
+    options is refused, naming the option), the game's own ``check_record`` (every
+    field the kernels index with), and last that a running game has a legal action.
+
+    Raises:
+        TypeError: ``data`` is not bytes.
+        ValueError: a wrong length or a record that fails a check, naming the record
+            and the field.
+    """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"{spec.name}: saved state must be bytes, got {type(data).__name__}")
+    data = bytes(data)
     size = spec.state_dtype.itemsize
-    if len(data) % size or (batch is not None and len(data) != batch * size):
+    if not data or len(data) % size or (batch is not None and len(data) != batch * size):
         want = f"{batch * size}" if batch is not None else f"a multiple of {size}"
         raise ValueError(f"{spec.name}: saved state has {len(data)} bytes, expected {want}")
-    states = np.frombuffer(bytes(data), spec.state_dtype).copy()
+    states = np.frombuffer(data, spec.state_dtype).copy()
     fmt = f"{spec.name}_format"
+    mask = np.zeros(spec.num_actions, np.int8)
     for i, rec in enumerate(states):
         if rec[fmt] != spec.format_version:
             raise ValueError(f"{spec.name}: saved state {i} has format {rec[fmt]}, expected "
                              f"{spec.format_version} (a state of another game or version?)")
-        if fields is not None:
-            for name in ("num_players",):
-                if rec[name] != fields[name]:
-                    raise ValueError(f"{spec.name}: saved state {i} has {name}={rec[name]}, "
-                                     f"this env has {fields[name]}")
+        try:
+            check_header(spec, rec)
+        except ValueError as err:
+            raise ValueError(f"{spec.name}: saved state {i} is corrupt: {err}") from None
+        for name, want in (fields or {}).items():
+            got = rec[name]
+            if not np.array_equal(got, want):
+                got = got.tolist() if isinstance(got, np.ndarray) else int(got)
+                want = want.tolist() if isinstance(want, np.ndarray) else want
+                raise ValueError(f"{spec.name}: saved state {i} has {name}={got}, this env has "
+                                 f"{name}={want}; make the env with the options of the save")
         try:
             spec.check_record(rec)
         except ValueError as err:
             raise ValueError(f"{spec.name}: saved state {i} is corrupt: {err}") from None
+        if not (rec["terminated"] or rec["truncated"]):
+            K.mask_one(states, i, mask)  # safe: every field legal() reads was checked
+            if not mask.any():
+                raise ValueError(f"{spec.name}: saved state {i} is corrupt: a running game "
+                                 "with no legal action")
     return states

@@ -56,13 +56,29 @@ def check_pettingzoo(game: str, num_players: int = 2, num_cycles: int = 1000) ->
 
 
 def check_gym(game: str, num_players: int = 2) -> None:
-    """Gymnasium's and (if installed) stable-baselines3's check_env on the gym wrapper."""
+    """Gymnasium's and SB3's check_env through ``gymnasium.make``, render and masks too.
+
+    Gymnasium's check_env (render included) runs on the env and on the wrapper that
+    ``gymnasium.make`` returns; ``action_masks`` must be reachable as the README says.
+    """
     import gymnasium
     from gymnasium.utils.env_checker import check_env
 
     spec = get_spec(game)
-    env = gymnasium.make(spec.gym_id, num_players=num_players, opponent="random")
-    check_env(env.unwrapped, skip_render_check=True)
+    env = gymnasium.make(spec.gym_id, num_players=num_players, opponent="random",
+                         render_mode="ansi")
+    assert env.spec.id == spec.gym_id, f"{game}: gymnasium's EnvSpec was overwritten"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message=".*different from the unwrapped version")
+        check_env(env.unwrapped)
+        check_env(env)
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and text, f"{game}: render() gave {text!r}"
+    mask = env.unwrapped.action_masks()
+    assert mask.dtype == bool and mask.shape == (spec.num_actions,) and mask.any()
+    assert (env.get_wrapper_attr("action_masks")() == mask).all()
     try:
         from stable_baselines3.common.env_checker import check_env as sb3_check
     except ImportError:
@@ -118,7 +134,7 @@ def fuzz(game: str, num_players: int = 2, games: int = 2000, seed: int = 0,
         assert (obs >= -1).all() and (obs <= 1).all(), f"{game}: obs outside [-1, 1]"
         K.batch_random_actions(mask, rng, actions)
         actions[done] = -1
-        obs, mask, _, rewards, term, trunc = vec.step(actions)
+        obs, mask, _, rewards, term, trunc = vec.step(actions, copy=False)
         steps += int(live.sum())
         assert np.allclose(rewards.sum(1), 0.0, atol=1e-5), f"{game}: rewards not zero-sum"
         returns += rewards
@@ -162,7 +178,7 @@ def trajectory_digest(game: str, num_players: int, seeds, action_seed: int, step
             random.random()
             np.random.rand(3)
         K.batch_random_actions(mask, rng, actions)
-        obs, mask, player, rewards, term, trunc = vec.step(actions)
+        obs, mask, player, rewards, term, trunc = vec.step(actions, copy=False)
         frames.append((obs[:k].copy(), mask[:k].copy(), player[:k].copy(), rewards[:k].copy(),
                        term[:k].copy(), trunc[:k].copy()))
     out = []
@@ -396,6 +412,268 @@ def check_bad_input(game: str, num_players: int = 2) -> None:
     _raises(lambda: mod.env(no_such_option=1), TypeError, "unknown option")
 
 
+# ---------------------------------------------------------------- saved-state mutation fuzz
+
+
+def base_records(game: str, num_players: int = 2, seed: int = 0, games: int = 24,
+                 **options) -> list[bytes]:
+    """Sound records of random play: fresh deals, early, middle and late positions, ends."""
+    mod = get_module(game)
+    vec = mod.vec(games, num_players=num_players, seed=seed, auto_reset=False, **options)
+    _, mask, _ = vec.reset()
+    rng = rng_rows(seed + 7, games)
+    actions = np.empty(games, np.int64)
+    keep = {0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610}
+    out = []
+    step = 0
+    while True:
+        if step in keep:
+            out.extend(vec.states[i].tobytes() for i in range(games))
+        ended = (vec.states["terminated"] | vec.states["truncated"]).astype(bool)
+        if ended.all():
+            break
+        K.batch_random_actions(mask, rng, actions)
+        actions[ended] = -1
+        _, mask, *_ = vec.step(actions, copy=False)
+        step += 1
+    out.extend(vec.states[i].tobytes() for i in range(games))  # every game ended
+    return out
+
+
+_INT_PROBES = (-1, 0, 1, 2, 3, 4, 5, 7, 12, 47, 48, 59, 60, 64, 127, 128, 255, 256, 1000,
+               2**31 - 1, 2**32, 2**32 - 1, 2**63 - 1)
+_FLOAT_PROBES = (float("nan"), float("inf"), float("-inf"), 1e30, -1e30, 1.0, -1.0, 0.5, 3e38)
+
+
+def _probe(rng, dtype: np.dtype, old):
+    """A value for one element of ``dtype``: an extreme, a neighbour or a random one."""
+    if dtype.kind == "f":
+        return _FLOAT_PROBES[rng.integers(len(_FLOAT_PROBES))] if rng.random() < 0.7 \
+            else float(old) + float(rng.normal()) * 2.0
+    info = np.iinfo(dtype)
+    pick = rng.random()
+    if pick < 0.2:
+        v = (info.min, info.max)[rng.integers(2)]
+    elif pick < 0.5:
+        v = int(old) + int(rng.choice([-2, -1, 1, 2]))
+    elif pick < 0.8:
+        v = -_INT_PROBES[rng.integers(len(_INT_PROBES))] if rng.random() < 0.2 \
+            else _INT_PROBES[rng.integers(len(_INT_PROBES))]
+    else:
+        v = int(rng.integers(info.min, info.max, endpoint=True))
+    return min(max(v, info.min), info.max)  # what a corrupt file can hold in this field
+
+
+def _elements(dtype: np.dtype):
+    """(field name, element count, element dtype) of every field of a record dtype."""
+    out = []
+    for name in dtype.names:
+        sub = dtype.fields[name][0]
+        base = sub.base if sub.subdtype is not None else sub
+        count = int(np.prod(sub.shape)) if sub.subdtype is not None else 1
+        out.append((name, count, base))
+    return out
+
+
+def mutate(base: bytes, dtype: np.dtype, rng, others=()) -> tuple[bytes, str]:
+    """One mutated saved state of ``base`` and a description of the mutation.
+
+    Kinds: one field element pushed to an extreme, out of range, next to its value or
+    to a random value (NaN and infinities for floats); several at once; random bytes
+    overwritten; halves of two sound records spliced; wholly random bytes; and wrong
+    lengths and dtypes (truncated, extended, re-encoded).
+    """
+    fields = _elements(dtype)
+    kind = rng.random()
+    if kind < 0.70:
+        rec = np.frombuffer(base, dtype).copy()
+        parts = []
+        for _ in range(1 if kind < 0.5 else int(rng.integers(2, 5))):
+            name, count, base_dt = fields[int(rng.integers(len(fields)))]
+            flat = rec[name].reshape(-1) if count > 1 else None
+            j = int(rng.integers(count))
+            old = flat[j] if count > 1 else rec[name][0]
+            v = _probe(rng, base_dt, old)
+            if count > 1:
+                flat[j] = v
+                rec[name] = flat.reshape(rec[name].shape)
+            else:
+                rec[name] = v
+            parts.append(f"{name}[{j}]={v!r}" if count > 1 else f"{name}={v!r}")
+        return rec.tobytes(), "field " + ", ".join(parts)
+    data = bytearray(base)
+    if kind < 0.82:
+        k = int(rng.integers(1, 9))
+        where = rng.integers(0, len(data), size=k)
+        for w in where:
+            data[w] = int(rng.integers(256))
+        return bytes(data), f"bytes at {sorted(where.tolist())}"
+    if kind < 0.90 and len(others):
+        other = others[int(rng.integers(len(others)))]
+        cut = int(rng.integers(1, len(data)))
+        return bytes(data[:cut]) + other[cut:], f"splice at byte {cut}"
+    if kind < 0.95:
+        junk = bytearray(rng.integers(0, 256, size=len(data), dtype=np.uint8).tobytes())
+        if rng.random() < 0.7:
+            junk[0] = data[0]  # the right format byte, so the checks behind it run
+        return bytes(junk), "random bytes"
+    pick = int(rng.integers(5))
+    if pick == 0:
+        return bytes(data[: int(rng.integers(0, len(data)))]), "truncated"
+    if pick == 1:
+        return bytes(data) + bytes(int(rng.integers(1, 64))), "extended"
+    if pick == 2:
+        return bytes(data) * 2, "two records"
+    if pick == 3:
+        return np.frombuffer(bytes(data), np.uint8).astype(np.int16).tobytes(), "as int16"
+    return b"", "empty"
+
+
+def _mutation_child(game, num_players, options, items, start, out_fd, steps, seed) -> None:
+    """In a forked child: load each record from ``start``, report each outcome on ``out_fd``.
+
+    Before each record the child writes ``S <i>``, after it ``R <i> <outcome> <message>``,
+    so a crash is pinned on the record that caused it. Only single-record kernels run
+    here (numba's OpenMP pool must not be used after a fork).
+    """
+    from .session import load_records
+
+    spec = get_spec(game)
+    mod = get_module(game)
+    env = mod.env(num_players=num_players, **options)
+    fields = env._fields
+    w = os.fdopen(out_fd, "w", buffering=1)
+    rng = np.random.default_rng(seed)
+    for i in range(start, len(items)):
+        w.write(f"S {i}\n")
+        try:
+            try:
+                env.load_state(items[i])
+            except (ValueError, TypeError) as err:
+                msg = str(err)
+                if "\n" in msg or not msg.startswith(f"{game}:"):
+                    raise AssertionError(f"unclear refusal {msg!r}") from None
+                w.write(f"R {i} refused {msg}\n")
+                continue
+            for seat in range(num_players):
+                spec.render_ansi(env.record, seat)
+            for k in range(steps):
+                if not env.agents or env.terminations[env.agent_selection] \
+                        or env.truncations[env.agent_selection]:
+                    env.reset(seed=int(rng.integers(2**31)))
+                else:
+                    env.step(int(rng.choice(env.legal_actions())))
+                load_records(spec, env.save_state(), 1, fields)  # sound after every step
+                for agent in env.possible_agents:
+                    o = env.observe(agent)["observation"]
+                    if not (np.isfinite(o).all() and (np.abs(o) <= 1).all()):
+                        raise AssertionError(f"{agent}'s observation outside [-1, 1] after "
+                                             f"{k + 1} steps")
+            w.write(f"R {i} accepted\n")
+        except BaseException as err:  # noqa: BLE001  (reported to the parent, not raised)
+            text = f"{type(err).__name__}: {err}".replace("\n", " | ")
+            w.write(f"R {i} failed {text}\n")
+    w.close()
+    os._exit(0)
+
+
+def run_forked(game: str, num_players: int, items: list, options: dict | None = None,
+               steps: int = 100, seed: int = 0, timeout: float = 60.0) -> list:
+    """Load each of ``items`` (saved-state bytes) in forked children; one outcome each.
+
+    Outcomes are ``("refused", message)``, ``("accepted", "")``, ``("failed", error)``
+    or ``("crashed", how)``: a child that dies (a signal) or hangs (no progress for
+    ``timeout`` seconds) is replaced by a fresh one from the next record.
+    """
+    import select
+    import signal
+
+    options = dict(options or {})
+    env = get_module(game).env(num_players=num_players, **options)  # compile here, once
+    env.reset(seed=0)
+    env.load_state(env.save_state())
+    env.step(env.legal_actions()[0])
+    env.observe(env.agent_selection)
+    results: list = [None] * len(items)
+    start = 0
+    while start < len(items):
+        r, w = os.pipe()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # fork of a threaded parent
+            pid = os.fork()
+        if pid == 0:  # pragma: no cover (the child)
+            os.close(r)
+            try:
+                _mutation_child(game, num_players, options, items, start, w, steps, seed + start)
+            finally:
+                os._exit(1)
+        os.close(w)
+        current = None
+        buf = b""
+        hung = False
+        while True:
+            ready, _, _ = select.select([r], [], [], timeout)
+            if not ready:
+                hung = True
+                os.kill(pid, signal.SIGKILL)
+                break
+            chunk = os.read(r, 1 << 16)
+            if not chunk:
+                break
+            buf += chunk
+            *lines, buf = buf.split(b"\n")
+            for line in lines:
+                kind, idx, *rest = line.decode(errors="replace").split(" ", 3)
+                i = int(idx)
+                if kind == "S":
+                    current = i
+                else:
+                    results[i] = (rest[0], rest[1] if len(rest) > 1 else "")
+                    current = None
+        os.close(r)
+        _, status = os.waitpid(pid, 0)
+        if current is None:
+            break  # the child finished every record
+        how = (f"no progress for {timeout:.0f} s" if hung else
+               f"killed by signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else
+               f"exited with {os.WEXITSTATUS(status)}")
+        results[current] = ("crashed", how)
+        start = current + 1
+    return results
+
+
+def check_mutations(game: str, num_players: int = 2, records: int = 2000, seed: int = 0,
+                    steps: int = 100, **options) -> dict:
+    """Mutation fuzz of ``load_state``: no corrupt saved state may crash or mislead the env.
+
+    ``records`` mutations (see :func:`mutate`) of sound records from random play are
+    loaded, each in a forked child (many per child; a crash is pinned on its record).
+    Every one must be refused with a one-line ValueError/TypeError naming the game, or
+    accepted and then play ``steps`` random steps (a new deal when a game ends) with the
+    loader's own checks passing after every step and every observation in [-1, 1].
+    Returns the counts of refused and accepted records.
+    """
+    spec = get_spec(game)
+    rng = np.random.default_rng(seed)
+    bases = base_records(game, num_players, seed=seed, **options)
+    items, labels = [], []
+    for _ in range(records):
+        base = bases[int(rng.integers(len(bases)))]
+        data, label = mutate(base, spec.state_dtype, rng, bases)
+        items.append(data)
+        labels.append(label)
+    results = run_forked(game, num_players, items, options, steps=steps, seed=seed)
+    bad = [(i, r, labels[i]) for i, r in enumerate(results) if r[0] not in ("refused", "accepted")]
+    if bad:
+        lines = [f"  record {i} ({label}): {kind}: {msg}" for i, (kind, msg), label in bad[:10]]
+        raise AssertionError(f"{game}: {len(bad)} of {records} mutated saved states crashed "
+                             "or broke the env:\n" + "\n".join(lines))
+    counts = {"records": records, "refused": 0, "accepted": 0}
+    for kind, _ in results:
+        counts[kind] += 1
+    return counts
+
+
 def check_vector_subprocess(game: str, context: str) -> None:
     """The gym wrapper runs in gymnasium's AsyncVectorEnv under ``spawn``/``forkserver``."""
     import gymnasium
@@ -415,7 +693,8 @@ def check_vector_subprocess(game: str, context: str) -> None:
         envs.close()
 
 
-def check_game(game: str, num_players: int = 2, fuzz_games: int = 200) -> None:
+def check_game(game: str, num_players: int = 2, fuzz_games: int = 200,
+               mutations: int = 2000) -> None:
     """Run the whole contract on one game and player count (what tests/ runs per game)."""
     check_pettingzoo(game, num_players, num_cycles=200)
     check_gym(game, num_players)
@@ -425,3 +704,4 @@ def check_game(game: str, num_players: int = 2, fuzz_games: int = 200) -> None:
     check_save_load(game, num_players)
     check_hidden_info(game, num_players, positions=4, resamples=5)
     check_bad_input(game, num_players)
+    check_mutations(game, num_players, records=mutations)

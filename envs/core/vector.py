@@ -1,8 +1,10 @@
 """The batched vector env: B games of one kind stepped by one numba call.
 
 ``obs, mask, player = vec.reset()`` gives each game's current player's observation and
-legal mask; ``vec.step(actions)`` takes one action per game. The returned arrays are
-the env's own buffers, valid until the next call: copy what you keep.
+legal mask; ``vec.step(actions)`` takes one action per game. As in gymnasium's vector
+envs, ``step`` returns new arrays by default; ``step(actions, copy=False)`` returns the
+env's own buffers instead (no copies; overwritten by the next call), and ``reset``
+always returns the buffers.
 """
 
 from __future__ import annotations
@@ -47,21 +49,45 @@ class VecEnv:
         self.mask, self.obs, self._rewards, self._term, self._trunc = K.empty_buffers(
             b, spec.num_actions, spec.obs_size, MAX_PLAYERS)
         self._actions = np.zeros(b, np.int64)
-        self._seed = seed
+        self._seed = self._check_seed(seed)
+        self._reset_next = None  # rows loaded as ended games, reset by the next auto-reset step
         self.started = False
+
+    def _check_seed(self, seed):
+        """``seed`` as None, an int or a list of ``num_envs`` ints; raise naming the value."""
+        name, b = self.spec.name, self.num_envs
+        if seed is None:
+            return None
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+            try:
+                return check_seed(seed)
+            except ValueError:
+                raise ValueError(f"{name}: seed must be a non-negative int, got {seed!r}") from None
+        if isinstance(seed, (str, bytes, bytearray, dict, set)) or not hasattr(seed, "__len__"):
+            raise TypeError(f"{name}: seed must be None, a non-negative int or a sequence of "
+                            f"{b} non-negative ints, got {seed!r}")
+        seeds = list(seed)
+        if len(seeds) != b:
+            raise ValueError(f"{name}: seed must be a sequence of {b} ints (one per env), "
+                             f"got {len(seeds)}")
+        for s in seeds:
+            if isinstance(s, (bool, np.bool_)) or not isinstance(s, (int, np.integer)):
+                raise TypeError(f"{name}: seed must be a sequence of non-negative ints, got "
+                                f"{s!r} in it")
+            if s < 0:
+                raise ValueError(f"{name}: seed must be a sequence of non-negative ints, got "
+                                 f"{s!r} in it")
+        return [int(s) for s in seeds]
 
     def seed_states(self, seed=None) -> None:
         """Write the RNG words of every game for ``seed`` (see the class docs)."""
-        b = self.num_envs
-        if seed is None or isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            if seed is None:
-                seed = int(np.random.SeedSequence().entropy % (2**62))
-            self.states["rng"] = rng_rows(check_seed(seed), b)
+        seed = self._check_seed(seed)
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % (2**62))
+        if isinstance(seed, int):
+            self.states["rng"] = rng_rows(seed, self.num_envs)
         else:
-            seeds = list(seed)
-            if len(seeds) != b:
-                raise ValueError(f"{self.spec.name}: got {len(seeds)} seeds for {b} envs")
-            self.states["rng"] = np.stack([seed_words(check_seed(s), 0) for s in seeds])
+            self.states["rng"] = np.stack([seed_words(s, 0) for s in seed])
 
     def reset(self, seed=None):
         """Deal new games (``seed`` as in the constructor; None reuses the constructor's)."""
@@ -69,6 +95,7 @@ class VecEnv:
         K.batch_reset(self.states, self.mask, self.obs)
         self._term[:] = 0
         self._trunc[:] = 0
+        self._reset_next = None
         self.started = True
         return self.obs, self.mask, self.current_player
 
@@ -87,7 +114,12 @@ class VecEnv:
             raise ValueError(f"{name}: actions must have shape ({self.num_envs},), got {a.shape}")
         if a.dtype.kind not in "iu":
             raise IllegalActionError(f"{name}: actions must be integers, got dtype {a.dtype}")
-        i = K.first_bad_action(a, self.mask, self._term, self._trunc, self.auto_reset)
+        if self._reset_next is not None:  # loaded ended games: their actions are ignored
+            a = np.where(self._reset_next, -1, a)
+            i = K.first_bad_action(a, self.mask, self._reset_next.view(np.int8),
+                                   np.zeros_like(self._trunc), False)
+        else:
+            i = K.first_bad_action(a, self.mask, self._term, self._trunc, self.auto_reset)
         if i >= 0:
             raise IllegalActionError(self._explain(i, a[i]))
         np.copyto(self._actions, a, casting="unsafe")
@@ -103,18 +135,33 @@ class VecEnv:
         return (f"{name}: env {i} got illegal action {a} ({self.spec.action_names[a]}); "
                 f"legal actions are {np.flatnonzero(self.mask[i]).tolist()}")
 
-    def step(self, actions):
+    def step(self, actions, copy: bool = True):
         """Apply one action per game.
+
+        Args:
+            actions: (B,) ints; without auto-reset, -1 for each game that has ended. With
+                auto-reset, a game restored as ended by :meth:`load_states` is dealt anew
+                by this step and its action is ignored (it reports reward 0, not ended).
+            copy: return new arrays (the default, as gymnasium's vector envs do); False
+                returns the env's own buffers, which the next call overwrites (faster:
+                for loops that use each step's arrays before the next).
 
         Returns:
             obs (B, D) float32, mask (B, A) int8, player (B,) int64, rewards (B, n)
             float32, terminated (B,) bool, truncated (B,) bool.
         """
         acts = self.check_actions(actions)
+        if self._reset_next is not None:
+            K.batch_reset_some(self.states, self._reset_next.view(np.int8), self.mask)
+            self._reset_next = None
         K.batch_step(self.states, acts, self.mask, self.obs, self._rewards,
-                                     self._term, self._trunc, self.auto_reset)
-        return (self.obs, self.mask, self.current_player, self._rewards[:, : self.num_players],
-                self._term.view(bool), self._trunc.view(bool))
+                     self._term, self._trunc, self.auto_reset)
+        rewards = self._rewards[:, : self.num_players]
+        term, trunc = self._term.view(bool), self._trunc.view(bool)
+        if copy:
+            return (self.obs.copy(), self.mask.copy(), self.current_player, rewards.copy(),
+                    term.copy(), trunc.copy())
+        return self.obs, self.mask, self.current_player, rewards, term, trunc
 
     def observe(self, players) -> np.ndarray:
         """Observations of every game for ``players`` (B,) seats (a new array)."""
@@ -132,6 +179,8 @@ class VecEnv:
         other.__dict__.update(self.__dict__)
         for k in ("states", "obs", "mask", "_rewards", "_term", "_trunc", "_actions"):
             setattr(other, k, getattr(self, k).copy())
+        if self._reset_next is not None:
+            other._reset_next = self._reset_next.copy()
         other.options = dict(self.options)
         return other
 
@@ -140,11 +189,23 @@ class VecEnv:
         return self.states.tobytes()
 
     def load_states(self, data: bytes) -> None:
-        """Restore records saved by :meth:`save_states` (validated)."""
-        self.states[:] = load_records(self.spec, data, self.num_envs, self.fields)
+        """Restore records saved by :meth:`save_states`, validated before any kernel runs.
+
+        Every record is checked (header, the game's ``check_record``, a legal action in
+        each running game); the records must carry this env's options (``num_players``,
+        ``max_turns``, ``reward`` and the game's own): a save made with other options is
+        refused with a ValueError naming the option, and nothing changes.
+
+        Ended games stay ended: without auto-reset pass -1 for them; with auto-reset the
+        next :meth:`step` deals them anew.
+        """
+        states = load_records(self.spec, data, self.num_envs, self.fields)
+        self.states[:] = states
         for i in range(self.num_envs):
             K.mask_one(self.states, i, self.mask[i])
         K.batch_encode(self.states, self.current_player, self.obs)
         self._term[:] = self.states["terminated"]
         self._trunc[:] = self.states["truncated"]
+        ended = (self._term | self._trunc).astype(bool)
+        self._reset_next = ended if self.auto_reset and ended.any() else None
         self.started = True

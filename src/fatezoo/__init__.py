@@ -26,7 +26,7 @@ def _register_gym():
     for game in GAMES:
         gym_id = get_spec(game).gym_id
         if gym_id not in gymnasium.registry:
-            gymnasium.register(id=gym_id, entry_point="fatezoo.envs.core.gym_env:GymEnv",
+            gymnasium.register(id=gym_id, entry_point="fatezoo.gym_env:make_env",
                                kwargs={"game": game})
 
 
