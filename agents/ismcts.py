@@ -23,7 +23,7 @@ batch are searched in parallel (``prange``); every simulation of a row runs insi
 numba call, through the same kernels as the envs (``step_record`` and friends).
 Because the true hidden cards are resampled before they are read (games sort the pool
 of unseen cards before shuffling it), the agent's choices depend only on the viewer's
-information set and its seed.
+information set and its generator words.
 """
 
 from __future__ import annotations

@@ -166,3 +166,35 @@ def test_sample_legal_draws_only_legal_actions_in_proportion():
     assert one[0] == out[17]
     sample_legal(np.zeros((1, 4)), masks[:1], rng_rows(0, 1), one)  # no mass: uniform legal
     assert masks[0, one[0]]
+
+
+def test_policy_agent_samples_each_row_from_its_own_words(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from fatezoo.agents import PolicyAgent
+    from fatezoo.training.train_envs import _gym_env
+
+    path = tmp_path / "untrained.zip"
+    MaskablePPO("MlpPolicy", _gym_env(GAME, "random", 2, 0, {}), n_steps=16, batch_size=16,
+                seed=0, device="cpu").save(path)
+    vec = fatezoo.make_vec(GAME, num_envs=8, seed=list(range(8)), auto_reset=False)
+    obs, mask, _ = vec.reset()
+    words = rng_rows(6, 8)
+    sampler = PolicyAgent(path, GAME, deterministic=False, seed=0)
+    w = words.copy()
+    together = sampler.act_batch(obs, mask, rng=w)
+    assert mask[np.arange(8), together].all()
+    assert not np.array_equal(w, words)
+    other = PolicyAgent(path, GAME, deterministic=False, seed=5)  # its own seed plays no part
+    for i in (0, 5):
+        wi = words[i:i + 1].copy()
+        assert other.act_batch(obs[i:i + 1], mask[i:i + 1], rng=wi)[0] == together[i]
+        assert np.array_equal(wi[0], w[i])
+    # the untrained policy is near uniform: other words draw other actions somewhere
+    draws = {tuple(sampler.act_batch(obs, mask, rng=rng_rows(s, 8))) for s in range(6)}
+    assert len(draws) > 1
+    greedy = PolicyAgent(path, GAME)  # the most likely action: the words stay as they were
+    w = words.copy()
+    greedy.act_batch(obs, mask, rng=w)
+    assert np.array_equal(w, words)
