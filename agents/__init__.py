@@ -47,7 +47,8 @@ def make_agent(spec: str, game: str, num_players: int = 2, seed=None) -> Agent:
         spec: the agent spec.
         game: registered game name.
         num_players: seats in the game.
-        seed: the agent's generator seed (an ``ismcts`` spec's own ``seed=`` wins).
+        seed: the agent's own generator seed (an ``ismcts`` spec's own ``seed=`` wins),
+            used when the caller passes no per-row ``rng`` words (the arena does).
     """
     if not isinstance(spec, str):
         raise TypeError(f"an agent spec must be a str, got {spec!r}")

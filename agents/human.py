@@ -150,10 +150,10 @@ class HumanAgent(Agent):
                 return a
             self.say(f"error: {err}")
 
-    def act_records(self, records, masks):
-        """One action per record, asked in turn."""
+    def act_records(self, records, masks, rng=None):
+        """One action per record, asked in turn (``rng`` is ignored: people choose)."""
         return np.array([self.ask(r, m) for r, m in zip(records, masks)], np.int64)
 
-    def act_batch(self, obs, masks):
+    def act_batch(self, obs, masks, rng=None):
         """A person needs the rendered game: use :meth:`act_records`."""
         raise TypeError("HumanAgent shows the game record: call act_records(records, masks)")

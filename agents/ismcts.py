@@ -2,7 +2,8 @@
 
 The searcher sees a game only through its ``determinize`` kernel: each simulation
 copies the record of the decision, resamples in the copy everything the player to
-move cannot see (the game's ``determinize``, seeded from the agent's own generator),
+move cannot see (the game's ``determinize``, seeded from the row's generator words: the
+caller's ``rng`` row, else the agent's own generator),
 and then walks one tree shared by all determinizations (Cowling, Powley and Whitehouse
 2012, "SO-ISMCTS"):
 
@@ -22,7 +23,7 @@ batch are searched in parallel (``prange``); every simulation of a row runs insi
 numba call, through the same kernels as the envs (``step_record`` and friends).
 Because the true hidden cards are resampled before they are read (games sort the pool
 of unseen cards before shuffling it), the agent's choices depend only on the viewer's
-information set and its seed.
+information set and its generator words.
 """
 
 from __future__ import annotations
@@ -213,13 +214,19 @@ class ISMCTSAgent(Agent):
         self.depth = _as_int("depth", self.spec.rollout_depth if depth is None else depth, 0)
         self.last_visits = None
 
-    def act_batch(self, obs, masks):
+    def act_batch(self, obs, masks, rng=None):
         """ISMCTS needs the game records; use :meth:`act_records`."""
         raise TypeError("ISMCTSAgent searches game records: call act_records(records, masks) "
                         "(the arena and `fatezoo play` do)")
 
-    def act_records(self, records, masks):
-        """One searched action per record (each at a decision of its current player)."""
+    def act_records(self, records, masks, rng=None):
+        """One searched action per record (each at a decision of its current player).
+
+        ``rng``: None (the agent's own generator, one stream per row position) or (B, 4)
+        int64 generator words, one stream per row, advanced in place: row ``i``'s
+        determinizations, expansions and rollouts draw from ``rng[i]`` only, so its
+        action depends on its record and its words, not on the other rows.
+        """
         roots = np.array(records, dtype=self.spec.state_dtype, copy=True).reshape(-1)
         masks = np.ascontiguousarray(masks, np.int8)
         b = len(roots)
@@ -235,7 +242,7 @@ class ISMCTSAgent(Agent):
         visits = np.zeros((b, self.spec.num_actions))
         search = search_serial if b < 2 else search_batch
         search(work, work_u8, root_u8, self.sims, self.c, self.depth,
-               self.rollout == "heuristic", self._rng(b), self.spec.num_actions,
+               self.rollout == "heuristic", self._words(b, rng), self.spec.num_actions,
                self.spec.obs_size, actions, visits)
         bad = np.flatnonzero(masks[np.arange(b), actions] == 0)
         if bad.size:

@@ -10,14 +10,45 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
+from fatezoo.envs.core.kernels import random_legal
 from fatezoo.envs.core.registry import get_spec
+from fatezoo.envs.core.rng import next_u32
 
 from .base import Agent
 
 
+@njit(cache=True)
+def sample_legal(probs, masks, words, out):
+    """Draw row ``i``'s action from ``probs[i]`` restricted to ``masks[i]``, with ``words[i]``.
+
+    One 32-bit draw per row (mutates ``words``), inverse-CDF over the legal actions in id
+    order; a row whose legal probabilities sum to 0 takes a uniform legal action.
+    """
+    for i in range(probs.shape[0]):
+        total = 0.0
+        last = -1
+        for a in range(probs.shape[1]):
+            if masks[i, a]:
+                total += probs[i, a]
+                last = a
+        if not total > 0.0:
+            out[i] = random_legal(masks[i], words[i])
+            continue
+        u = next_u32(words[i]) / 4294967296.0 * total
+        out[i] = last
+        cum = 0.0
+        for a in range(probs.shape[1]):
+            if masks[i, a]:
+                cum += probs[i, a]
+                if u < cum:
+                    out[i] = a
+                    break
+
+
 def policy_actions(policy, obs: np.ndarray, masks: np.ndarray, deterministic: bool = True,
-                   generator=None) -> np.ndarray:
+                   generator=None, rng=None) -> np.ndarray:
     """Actions of an sb3-contrib ``MaskableActorCriticPolicy`` for a batch.
 
     The masked softmax of the policy's logits (illegal logits set to -1e8, as sb3-contrib
@@ -31,6 +62,8 @@ def policy_actions(policy, obs: np.ndarray, masks: np.ndarray, deterministic: bo
         masks: (B, A) legal-action masks.
         deterministic: take the most likely legal action instead of sampling.
         generator: a ``torch.Generator`` for sampling (None: torch's global one).
+        rng: instead of ``generator``, (B, 4) int64 generator words, one stream per row
+            (advanced in place): row ``i``'s draw then depends only on its own row.
 
     Returns:
         (B,) int64 actions, each legal in its mask.
@@ -48,6 +81,11 @@ def policy_actions(policy, obs: np.ndarray, masks: np.ndarray, deterministic: bo
         logits = logits.masked_fill(~torch.as_tensor(legal, device=logits.device), -1e8)
         if deterministic:
             actions = logits.argmax(1)
+        elif rng is not None:
+            probs = torch.softmax(logits.double(), 1).cpu().numpy()
+            out = np.empty(len(legal), np.int64)
+            sample_legal(probs, np.ascontiguousarray(masks, np.int8), rng, out)
+            return out
         else:
             probs = torch.softmax(logits, 1)
             actions = torch.multinomial(probs, 1, generator=generator).squeeze(1)
@@ -61,7 +99,8 @@ class PolicyAgent(Agent):
         path: the ``.zip`` written by ``fatezoo train`` (or ``model.save``).
         game: the game it was trained on (its spaces are checked against the game's).
         deterministic: play the most likely legal action (default) or sample.
-        seed: seed of the sampling generator (only used when not deterministic).
+        seed: seed of the sampling generator (only used when not deterministic and no
+            ``rng`` words are given).
     """
 
     name = "ppo"
@@ -96,9 +135,16 @@ class PolicyAgent(Agent):
         self._generator = torch.Generator()
         self._generator.manual_seed(0 if seed is None else int(seed))
 
-    def act_batch(self, obs, masks):
-        """The policy's actions (masked to the legal ones)."""
-        return policy_actions(self.model.policy, obs, masks, self.deterministic, self._generator)
+    def act_batch(self, obs, masks, rng=None):
+        """The policy's actions (masked to the legal ones).
+
+        Sampling (``deterministic=False``) draws from ``rng`` rows when given (see
+        :class:`~fatezoo.agents.base.Agent`), else from the agent's torch generator; the
+        most likely action needs no randomness and leaves ``rng`` as it was.
+        """
+        words = None if rng is None or self.deterministic else self._words(len(masks), rng)
+        return policy_actions(self.model.policy, obs, masks, self.deterministic,
+                              self._generator, rng=words)
 
     def __repr__(self):
         return f"PolicyAgent({self.path!r})"

@@ -9,10 +9,15 @@ Seatings ("lineups") are balanced so that every agent plays every seat equally o
   for every rotation of the agent order and every seat rotation.
 
 ``games`` is the total number of games; game ``g`` uses lineup ``g % len(lineups)``
-and is the game an AEC env deals with ``reset(seed=game_seeds[g])``, so any arena game
-can be replayed alone. Games run ``batch`` at a time on ``fatezoo.make_vec``; at each
-step the rows are grouped by the agent that owns the current player's seat and each
-agent answers its rows with one ``act_batch`` call.
+and is the game an AEC env deals with ``reset(seed=game_seeds[g])``. The agent in seat
+``s`` of game ``g`` draws all its randomness from its own generator stream,
+``seat_rng_words(game_seeds[g], num_players)[s]``, advanced only by that seat's own
+decisions: so any arena game can be replayed alone (:func:`replay_game`), and the results
+are the same, bit for bit, whatever the ``batch`` size and however the games are split
+into batches. Games run ``batch`` at a time on ``fatezoo.make_vec``; at each step the rows
+are grouped by the agent that owns the current player's seat and each agent answers its
+rows with one ``act_batch`` call (``act_records`` for search agents), given those rows'
+seat streams as ``rng``. (An agent spec's own ``seed=`` only matters outside the arena.)
 
 Results: for every pair of seats held by different agents, the agent with the higher
 total reward beats the other (equal totals: half a win each). The win-rate matrix
@@ -38,6 +43,7 @@ import numpy as np
 
 import fatezoo
 from fatezoo.agents import make_agent
+from fatezoo.agents.base import accepts_rng
 from fatezoo.envs.core.registry import get_spec
 
 from .progress import Progress, warm_kernels
@@ -117,23 +123,65 @@ def game_seeds(seed: int, games: int) -> np.ndarray:
     return seeds[:games].astype(np.int64)
 
 
+AGENT_STREAM = 0x6167656E74  # spawn-key tag of the agents' streams ("agent")
+
+
+def seat_rng_words(game_seed: int, num_players: int) -> np.ndarray:
+    """(num_players, 4) int64 generator words: the agent stream of each seat of a game.
+
+    Seat ``s``'s stream depends only on ``(game_seed, s)`` (a :class:`numpy.random.SeedSequence`
+    spawn key tagged apart from the game's own dealing stream).
+    """
+    words = np.empty((int(num_players), 4), np.int64)
+    for s in range(int(num_players)):
+        seq = np.random.SeedSequence(int(game_seed), spawn_key=(AGENT_STREAM, s))
+        words[s] = seq.generate_state(4, np.uint32).astype(np.int64)
+        if not words[s].any():  # xorshift's one fixed point
+            words[s, 0] = 1
+    return words
+
+
+def _ask(agent, method: str, data, masks, words: np.ndarray | None):
+    """``agent.<method>(data, masks, rng=words)``, or without ``rng`` if it takes none."""
+    fn = getattr(agent, method)
+    if words is None or not accepts_rng(fn):
+        return fn(data, masks)
+    return fn(data, masks, rng=words)
+
+
 def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarray,
-               num_players: int, options: dict | None = None, progress: Progress | None = None):
+               num_players: int, options: dict | None = None, progress: Progress | None = None,
+               rng: np.ndarray | None = None):
     """Play one batch of games to the end on a vector env.
+
+    Every row's result depends only on its seed, its seating and its agents' streams, not
+    on the other rows (see the module docs).
 
     Args:
         game: registered game name.
-        agents: agent objects with ``act_batch(obs, masks)``.
+        agents: agent objects with ``act_batch(obs, masks, rng=None)`` (or
+            ``act_records``, with ``needs_records``); objects whose method takes no
+            ``rng`` are called without it (and then depend on the batching).
         seat_agents: (B, n) index into ``agents`` of the agent in each seat of each game.
         seeds: (B,) game seeds.
         num_players: seats per game.
         options: further env options (``max_turns``, ``reward``, the game's own).
         progress: a bar advanced by one per finished game.
+        rng: (B, n, 4) int64 generator words of each seat's agent stream, advanced in
+            place; None: :func:`seat_rng_words` of each seed.
 
     Returns:
         (returns (B, n) float32 total rewards per seat, truncated (B,) bool, steps int).
     """
     b = len(seeds)
+    if rng is None:
+        rng = np.stack([seat_rng_words(s, num_players) for s in seeds]) if b else \
+            np.zeros((0, num_players, 4), np.int64)
+    elif not (isinstance(rng, np.ndarray) and rng.dtype == np.int64
+              and rng.shape == (b, num_players, 4)):
+        got = rng.shape if isinstance(rng, np.ndarray) else type(rng).__name__
+        raise ValueError(f"rng must be an int64 array of shape ({b}, {num_players}, 4), "
+                         f"got {got}")
     vec = fatezoo.make_vec(game, num_envs=b, auto_reset=False, seed=[int(s) for s in seeds],
                            num_players=num_players, **(options or {}))
     obs, mask, player = vec.reset()
@@ -148,10 +196,14 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
         live = ~done
         for k, agent in enumerate(agents):
             sel = np.flatnonzero(live & (owner == k))
-            if sel.size and agent.needs_records:
-                actions[sel] = agent.act_records(vec.states[sel], mask[sel])
-            elif sel.size:
-                actions[sel] = agent.act_batch(obs[sel], mask[sel])
+            if not sel.size:
+                continue
+            words = rng[sel, player[sel]]  # a copy: written back below
+            if agent.needs_records:
+                actions[sel] = _ask(agent, "act_records", vec.states[sel], mask[sel], words)
+            else:
+                actions[sel] = _ask(agent, "act_batch", obs[sel], mask[sel], words)
+            rng[sel, player[sel]] = words
         obs, mask, player, _, term, trunc = vec.step(actions)
         steps += int(live.sum())
         newly = (term | trunc) & ~done
@@ -161,6 +213,67 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
             progress.update(int(newly.sum()))
     returns = vec.states["returns"][:, :num_players].astype(np.float32)
     return returns, truncated, steps
+
+
+def play_games(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarray,
+               num_players: int, options: dict | None = None, batch: int = 256,
+               progress: Progress | None = None):
+    """Play games ``batch`` at a time with :func:`play_batch`; per-game results.
+
+    Row ``g`` of the results depends only on ``seeds[g]``, ``seat_agents[g]`` and the
+    agents, so any split of the rows (batch sizes, workers) gives the same rows.
+
+    Returns:
+        (returns (G, n) float32, truncated (G,) bool, steps int), as :func:`play_batch`.
+    """
+    g = len(seeds)
+    returns = np.zeros((g, num_players), np.float32)
+    truncated = np.zeros(g, bool)
+    steps = 0
+    for lo in range(0, g, batch):
+        hi = min(lo + batch, g)
+        returns[lo:hi], truncated[lo:hi], n = play_batch(
+            game, agents, seat_agents[lo:hi], seeds[lo:hi], num_players, options, progress)
+        steps += n
+    return returns, truncated, steps
+
+
+def replay_game(game: str, agents: list, seating, game_seed: int, num_players: int = 2,
+                options: dict | None = None):
+    """Play one arena game alone, through the AEC env, as :func:`play_batch` plays it.
+
+    Args:
+        game: registered game name.
+        agents: agent objects, as for :func:`play_batch`.
+        seating: the index into ``agents`` of each seat's agent (a row of ``seat_agents``).
+        game_seed: the game's seed (``game_seeds(arena_seed, games)[g]`` for arena game g).
+        num_players: seats.
+        options: further env options, as given to the arena.
+
+    Returns:
+        (returns (n,) float32 total rewards per seat, the env's ``game_record()``: a JSON-able
+        record that ``fatezoo replay`` shows).
+    """
+    env = fatezoo.make(game, num_players=num_players, **(options or {}))
+    env.reset(seed=int(game_seed))
+    words = seat_rng_words(game_seed, num_players)
+    while env.agents:
+        name = env.agent_selection
+        if env.terminations[name] or env.truncations[name]:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(name)
+        agent = agents[int(seating[seat])]
+        view = env.observe(name)
+        mask = view["action_mask"][None]
+        w = words[seat:seat + 1]  # a view: the agent advances the seat's stream in place
+        if agent.needs_records:
+            action = _ask(agent, "act_records", np.array([env.record]), mask, w)
+        else:
+            action = _ask(agent, "act_batch", view["observation"][None], mask, w)
+        env.step(int(action[0]))
+    returns = np.asarray(env.record["returns"][:num_players], np.float32)
+    return returns, env.game_record()
 
 
 def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int = 2,
@@ -173,7 +286,8 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
         agents: agent specs for :func:`fatezoo.agents.make_agent` (at least 2).
         games: total games, spread evenly over the balanced lineups.
         num_players: seats per game.
-        seed: arena seed (per-game seeds and agent seeds derive from it).
+        seed: arena seed (per-game seeds, and from them every seat's agent stream,
+            derive from it).
         batch: games played at once on the vector env.
         options: further env options (``max_turns``, ``reward``, the game's own options).
         progress: True/False to force the stderr progress bar; None: only on a tty.
@@ -212,36 +326,31 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     losses = np.zeros((k, k), np.int64)
     seat_games = np.zeros((k, num_players), np.int64)
     outcomes: Counter = Counter()
-    truncated = 0
-    steps = 0
     start = time.perf_counter()
     bar = Progress(games, f"{game} arena", enabled=progress)
+    seat_table = table[lineup_of]
     try:
-        for lo in range(0, games, batch):
-            hi = min(lo + batch, games)
-            seat_agents = table[lineup_of[lo:hi]]
-            returns, trunc, n_steps = play_batch(game, players, seat_agents, seeds[lo:hi],
-                                                 num_players, options, bar)
-            truncated += int(trunc.sum())
-            steps += n_steps
-            for g in range(hi - lo):
-                seats = tuple(int(a) for a in seat_agents[g])
-                ret = returns[g]
-                for s, a in enumerate(seats):
-                    seat_games[a, s] += 1
-                for s, t in itertools.permutations(range(num_players), 2):
-                    a, b = seats[s], seats[t]
-                    if a == b:
-                        continue
-                    if ret[s] > ret[t]:
-                        wins[a, b] += 1
-                    elif ret[s] == ret[t]:
-                        ties[a, b] += 1
-                    else:
-                        losses[a, b] += 1
-                outcomes[finishing_groups(seats, ret)] += 1
+        returns, trunc, steps = play_games(game, players, seat_table, seeds, num_players,
+                                           options, batch, bar)
     finally:
         bar.close()
+    truncated = int(trunc.sum())
+    for g in range(games):
+        seats = tuple(int(a) for a in seat_table[g])
+        ret = returns[g]
+        for s, a in enumerate(seats):
+            seat_games[a, s] += 1
+        for s, t in itertools.permutations(range(num_players), 2):
+            a, b = seats[s], seats[t]
+            if a == b:
+                continue
+            if ret[s] > ret[t]:
+                wins[a, b] += 1
+            elif ret[s] == ret[t]:
+                ties[a, b] += 1
+            else:
+                losses[a, b] += 1
+        outcomes[finishing_groups(seats, ret)] += 1
     seconds = time.perf_counter() - start
     ratings = fit_outcomes(labels, outcomes, prior_games)
     counts = wins + ties + losses
