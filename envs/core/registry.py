@@ -26,6 +26,8 @@ from pathlib import Path
 _ENVS = Path(__file__).resolve().parent.parent
 _PACKAGE = "fatezoo.envs"
 VERSION_SUFFIX = "_v0"
+# gymnasium ids resolve agent specs above the core (fatezoo/gym_env.py); named, not imported
+GYM_ENTRY_POINT = "fatezoo.gym_env:make_env"
 
 
 def _candidates() -> list[str]:
@@ -94,7 +96,7 @@ def register_game_package(name: str, package: str, path=None) -> None:
     import gymnasium
 
     if spec.gym_id not in gymnasium.registry:
-        gymnasium.register(id=spec.gym_id, entry_point="fatezoo.envs.core.gym_env:GymEnv",
+        gymnasium.register(id=spec.gym_id, entry_point=GYM_ENTRY_POINT,
                            kwargs={"game": name})
 
 

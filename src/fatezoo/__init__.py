@@ -21,12 +21,12 @@ __all__ = ["GAMES", "IllegalActionError", "make", "make_vec", "__version__"]
 def _register_gym():
     import gymnasium
 
-    from fatezoo.envs.core.registry import get_spec
+    from fatezoo.envs.core.registry import GYM_ENTRY_POINT, get_spec
 
     for game in GAMES:
         gym_id = get_spec(game).gym_id
         if gym_id not in gymnasium.registry:
-            gymnasium.register(id=gym_id, entry_point="fatezoo.gym_env:make_env",
+            gymnasium.register(id=gym_id, entry_point=GYM_ENTRY_POINT,
                                kwargs={"game": game})
 
 
