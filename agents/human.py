@@ -6,8 +6,8 @@ actions, can type ``help`` (or ``?``) for the commands and the game's display le
 and ``q`` (or end the input) to quit, which raises :class:`Quit`. Bad input gets a
 message and a new prompt; nothing is guessed.
 
-A game explains itself through two strings, read from its spec (``how_to_win``,
-``legend``) or else from its render module (``HOW_TO_WIN``, ``LEGEND``); a game without
+A game explains itself through two strings of its spec (``how_to_win``,
+``legend``); a game without
 them still plays, with a generic help.
 """
 
@@ -44,10 +44,7 @@ HELP_WORDS = ("help", "?", "h")
 
 def game_text(spec, name: str) -> str | None:
     """The game's ``name`` text (``how_to_win``, ``legend``), or None if it has none."""
-    value = getattr(spec, name.lower(), None)
-    if not (isinstance(value, str) and value.strip()):
-        module = sys.modules.get(getattr(spec.render_ansi, "__module__", None) or "")
-        value = getattr(module, name.upper(), None)
+    value = getattr(spec, name, "")
     return value if isinstance(value, str) and value.strip() else None
 
 

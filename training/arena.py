@@ -204,7 +204,8 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
             else:
                 actions[sel] = _ask(agent, "act_batch", obs[sel], mask[sel], words)
             rng[sel, player[sel]] = words
-        obs, mask, player, _, term, trunc = vec.step(actions)
+        # views of the env's buffers: read (above) before the next step overwrites them
+        obs, mask, player, _, term, trunc = vec.step(actions, copy=False)
         steps += int(live.sum())
         newly = (term | trunc) & ~done
         truncated |= trunc & newly
@@ -299,7 +300,7 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
         A JSON-able dict: ``agents``, ``matrix`` / ``counts`` / ``ci`` (row agent ->
         column agent -> score rate / pairings / [low, high]), ``scores`` (row -> column
         -> wins + ties/2), ``wins``/``ties``/``losses`` (same shape), ``ratings`` (label
-        -> rating, se, ci, theta; mu / sigma repeat rating / se), ``rating_model``,
+        -> rating, se, ci, theta), ``rating_model``,
         ``prior_games``, ``per_agent`` (games and overall
         score rate), ``lineups``, ``truncated``, ``steps`` and ``seconds``.
     """

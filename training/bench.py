@@ -6,9 +6,9 @@ with like:
 - ``core``: :meth:`VecEnv.step` at ``envs`` games with uniform random legal actions
   (``batch_random_actions``, chosen outside the timed region); validation, the numba
   step and the observation + mask encoding of every game are inside it. This is the
-  default step (a VecEnv that returns copies by default is measured copying).
+  default step, which returns copies of the env's buffers.
 - ``core_view``: the same with ``step(actions, copy=False)`` (the env's own buffers
-  returned as views), where :meth:`VecEnv.step` accepts ``copy``; else skipped.
+  returned as views, no copy).
 - ``kernel``: the raw numba ``batch_step`` on the same batch, without Python checks.
 - ``aec``: the PettingZoo AEC loop of the same game; only ``env.last()`` and
   ``env.step(a)`` are timed (actions come from a precomputed random stream).
@@ -35,7 +35,6 @@ Targets (printed PASS, MISS or SKIP), all from the same run:
 
 from __future__ import annotations
 
-import inspect
 import os
 import platform
 import time
@@ -55,21 +54,11 @@ TARGET_AEC_VS_C4 = 1.0 / 3.0
 TARGET_CORE_ENVS = 1024  # the batch size the games' bench_floor values are set for
 C4_SKIP = "skipped: pip install 'fatezoo[bench]' (pettingzoo[classic])"
 SPIEL_SKIP = "skipped: pip install 'fatezoo[bench]' (open_spiel)"
-VIEW_SKIP = "skipped: step() has no copy= (returns views)"
-
-
-def step_accepts_copy(vec) -> bool:
-    """Whether ``vec.step`` takes a ``copy`` keyword (views with ``copy=False``)."""
-    try:
-        return "copy" in inspect.signature(vec.step).parameters
-    except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature
-        return False
 
 
 def bench_floor(game: str) -> float:
     """The game's own core steps/s floor (``GameSpec.bench_floor``; 0 = none)."""
-    value = getattr(get_spec(game), "bench_floor", 0.0) or 0.0
-    return float(value)
+    return float(get_spec(game).bench_floor)
 
 
 def _result(steps: int, seconds: float, **extra) -> dict:
@@ -92,13 +81,11 @@ def bench_core(game: str, envs: int, seconds: float, num_players: int = 2, seed:
         num_players: seats.
         seed: seeds the games and the action stream.
         options: further env options.
-        copy: None times the default ``step(actions)``; True/False pass ``copy=`` (if
-            ``step`` has no ``copy`` argument, the result is ``{"skipped": reason}``).
+        copy: None times the default ``step(actions)`` (copies); True/False pass ``copy=``
+            (``copy=False``: the env's own buffers, no copy).
     """
     vec = fatezoo.make_vec(game, num_envs=envs, seed=seed, auto_reset=True,
                            num_players=num_players, **(options or {}))
-    if copy is not None and not step_accepts_copy(vec):
-        return {"skipped": VIEW_SKIP}
     kw = {} if copy is None else {"copy": bool(copy)}
     _, mask, _ = vec.reset()
     rng = rng_rows(seed + 1, envs)

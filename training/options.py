@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import copy
 import dataclasses
-import importlib
 import json
 from dataclasses import dataclass, field
 
@@ -255,20 +254,10 @@ class TrainOptions:
 def train_preset(game: str) -> dict:
     """The game's training preset: :class:`TrainOptions` field -> value (may be empty).
 
-    From the spec's ``train_preset`` when it has a non-empty one, else from
-    ``fatezoo.envs.<game>.presets.TRAIN_PRESET`` when that module exists. Raises
+    The spec's ``train_preset`` (a game folder keeps it in ``presets.py``). Raises
     ValueError for a key that is no :class:`TrainOptions` field.
     """
-    spec = get_spec(game)
-    preset = getattr(spec, "train_preset", None)
-    if not preset:
-        try:
-            module = importlib.import_module(f"fatezoo.envs.{game}.presets")
-        except ModuleNotFoundError as err:  # no presets module (or no game package)
-            if not err.name or not f"fatezoo.envs.{game}.presets".startswith(err.name):
-                raise
-            module = None
-        preset = getattr(module, "TRAIN_PRESET", None) or {}
+    preset = getattr(get_spec(game), "train_preset", None) or {}
     names = {f.name for f in dataclasses.fields(TrainOptions)} - {"game"}
     for key in preset:
         if key not in names:

@@ -128,8 +128,7 @@ def fit_ratings(labels, games, prior_games: float = 1.0, max_iter: int = 200) ->
 
     Returns:
         label -> ``rating`` (Elo-like, mean 1500), ``se`` (its standard error), ``ci``
-        ([low, high] 95%), ``theta`` (natural-log strength, centred), ``mu`` / ``sigma``
-        (the same as ``rating`` / ``se``).
+        ([low, high] 95%), ``theta`` (natural-log strength, centred).
 
     Raises:
         ValueError: fewer than 2 agents, a bad agent index, or (with no prior) results
@@ -195,5 +194,5 @@ def fit_outcomes(labels, outcomes, prior_games: float = 1.0, max_iter: int = 200
         rating = ELO_BASE + ELO_SCALE * float(theta[i])
         s = float(se[i])
         out[lab] = {"rating": rating, "se": s, "ci": [rating - Z95 * s, rating + Z95 * s],
-                    "theta": float(theta[i]), "mu": rating, "sigma": s}
+                    "theta": float(theta[i])}
     return out

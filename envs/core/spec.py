@@ -95,6 +95,8 @@ class GameSpec:
         bench_floor: batched-core steps/s that ``fatezoo bench`` requires (0: none).
         arena_targets: ``(agent spec, opponent spec, min win rate)`` triples.
         train_preset: ``TrainOptions`` field overrides for ``fatezoo train GAME``.
+        how_to_win: one or two sentences on how the game is won (``fatezoo play`` says it).
+        legend: how to read ``render_ansi``'s text (card codes...), for ``play``'s help.
     """
 
     name: str
@@ -121,6 +123,8 @@ class GameSpec:
     bench_floor: float = 0.0
     arena_targets: tuple = ()
     train_preset: dict = field(default_factory=dict)
+    how_to_win: str = ""
+    legend: str = ""
 
     # ------------------------------------------------------------------ self-checks
 
@@ -232,6 +236,9 @@ class GameSpec:
                 self.options(**dict({"num_players": self.min_players}, **opts))
             except (TypeError, ValueError) as err:
                 self._fail(f"contract_options {opts!r} are not valid options: {err}")
+        for attr in ("how_to_win", "legend"):
+            if not isinstance(getattr(self, attr), str):
+                self._fail(f"{attr} must be a str, got {getattr(self, attr)!r}", TypeError)
         if isinstance(self.bench_floor, bool) or not isinstance(self.bench_floor, (int, float)) \
                 or not self.bench_floor >= 0 or math.isinf(self.bench_floor):
             self._fail(f"bench_floor must be a finite number >= 0, got {self.bench_floor!r}")

@@ -11,7 +11,7 @@ from .cards import FATE_MOON, FATE_SUN
 from .encode import OBS, STATE_SIZE, encode, encode_state
 from .heuristic import act_one, heuristic_actions
 from .presets import TRAIN_PRESET
-from .render import render_ansi, render_svg
+from .render import HOW_TO_WIN, LEGEND, render_ansi, render_svg
 from .state import (
     ACTION_NAMES,
     FATE0,
@@ -341,6 +341,8 @@ SPEC = GameSpec(
     bench_floor=1_000_000.0,  # batched steps/s; measured 3.8-5.0M with 1024 envs
     arena_targets=(("heuristic", "random", 0.9),),
     train_preset=TRAIN_PRESET,
+    how_to_win=HOW_TO_WIN,
+    legend=LEGEND,
 )
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)
