@@ -490,15 +490,11 @@ def mutate(base: bytes, dtype: np.dtype, rng, others=()) -> tuple[bytes, str]:
         parts = []
         for _ in range(1 if kind < 0.5 else int(rng.integers(2, 5))):
             name, count, base_dt = fields[int(rng.integers(len(fields)))]
-            flat = rec[name].reshape(-1) if count > 1 else None
+            flat = rec[name].reshape(-1)  # every element, scalars and (1,) arrays alike
             j = int(rng.integers(count))
-            old = flat[j] if count > 1 else rec[name][0]
-            v = _probe(rng, base_dt, old)
-            if count > 1:
-                flat[j] = v
-                rec[name] = flat.reshape(rec[name].shape)
-            else:
-                rec[name] = v
+            v = _probe(rng, base_dt, flat[j])
+            flat[j] = v
+            rec[name] = flat.reshape(rec[name].shape)
             parts.append(f"{name}[{j}]={v!r}" if count > 1 else f"{name}={v!r}")
         return rec.tobytes(), "field " + ", ".join(parts)
     data = bytearray(base)

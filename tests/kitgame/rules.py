@@ -257,6 +257,10 @@ def apply_action(rec, action):
             dec_clear(d)  # back to the start: no card chosen
     elif in_block(action, PLAY, 2):
         kind = action - PLAY
+        # choosing a card shows it: everyone now knows the player holds that kind (so a
+        # determinized world keeps it, and check_record can require it)
+        i = zone_find_kind(rec["zone"], rec["zone_n"], HAND0 + p, CARD_KIND, kind)
+        reveal_all(rec["known"], rec["zone"][HAND0 + p, i], n)
         dec_begin(d, DEC_ATTACK if kind == ATTACK else DEC_SEARCH)
         dec_choose(d, kind)
         if kind == SEARCH:
