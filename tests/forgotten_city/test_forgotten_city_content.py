@@ -101,7 +101,8 @@ def test_constants_keep_every_number_of_the_text_and_facts():
     text = {"min_players": 2, "max_players": 4, "rounds": 6, "terrain_tiles": 6,
             "monuments": 28, "nightmares": 7, "nightmares_used": 6, "miracles": 27,
             "white_shown": 6, "grey_shown": 5, "resources_per_color": 20,
-            "markers_per_player": 20, "helpers_per_player": 4, "start_resources_each": 2,
+            "markers_per_player": 20, "helpers_per_player": 4, "helper_meeples": 20,
+            "start_resources_each": 2,
             "start_coins": 6, "start_vp": 10, "track_cap": 15, "construction_zone": 2,
             "occupied_space_coin": 1, "portal_coins": 2, "rest_coins": 2,
             "decode_owner_vp": 1, "unclaimed_monument_coin": 1, "nightmare_penalty_vp": 2,
@@ -110,6 +111,7 @@ def test_constants_keep_every_number_of_the_text_and_facts():
         assert (const(name), CONST[name]["source"]) == (value, "text"), name
     assert const("resources_per_color") * len(COLORS) == 80  # Resources x80
     assert const("markers_per_player") * 4 == 80  # Player Markers x80 (20 x 4 colours)
+    assert (const("helpers_per_player") + 1) * const("max_players") == const("helper_meeples")
     assert {r["source"] for r in CONST.values()} == {"text", "designed"}
     # the starting hands of 4 players fit the resource supply
     assert 4 * const("start_resources_each") <= const("resources_per_color")
