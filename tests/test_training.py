@@ -563,3 +563,25 @@ def test_ctrl_c_saves_a_final_checkpoint(tmp_path):
     assert 0 < result["timesteps"] < 100000000
     agent = make_agent("ppo:" + str(final), GAME)
     assert agent.model.num_timesteps == result["timesteps"]
+
+
+def test_selfplay_serial_and_parallel_kernels_agree(monkeypatch):
+    """Small batches step on the serial twins, big ones on the thread pool: same games."""
+    from fatezoo.envs.core import kernels as K
+
+    def run(parallel_rows):
+        monkeypatch.setattr(K, "PARALLEL_ROWS", parallel_rows)
+        pool = OpponentPool(GAME, {"random": 0.5, "heuristic": 0.5}, num_players=3, seed=1)
+        env = SelfPlayVecEnv(GAME, num_envs=16, num_players=3, seed=4, opponents=pool,
+                             seasons=1)
+        assert (env._step_some is K.batch_step_some) == (parallel_rows <= 16)
+        rng = np.random.default_rng(0)
+        out = [env.reset()]
+        for _ in range(150):
+            m = env.action_masks()
+            obs, rewards, dones, _ = env.step((rng.random(m.shape) * m).argmax(1))
+            out += [obs, rewards, dones]
+        return out
+
+    serial, parallel = run(10**9), run(1)
+    assert all(np.array_equal(a, b) for a, b in zip(serial, parallel))

@@ -106,6 +106,12 @@ class SelfPlayVecEnv(SB3VecEnv):
         self._opp_obs = np.zeros((b, spec.obs_size), np.float32)
         self._actions = np.full(b, -1, np.int64)
         self._rows = np.arange(b)
+        # the thread pool only pays for big batches (see kernels.PARALLEL_ROWS)
+        par = b >= K.PARALLEL_ROWS
+        self._step_some = K.batch_step_some if par else K.serial_step_some
+        self._reset_some = K.batch_reset_some if par else K.serial_reset_some
+        self._encode_rows = K.encode_rows if par else K.serial_encode_rows
+        self._encode = K.batch_encode if par else K.serial_encode
         self.seat = np.zeros(b, np.int64)  # the learner's seat in each row
         self.owner = np.full((b, n), -1, np.int64)  # agent id per seat (-1: learner)
         self.deals = np.zeros(b, np.int64)  # games dealt per row since the last seeding
@@ -164,7 +170,7 @@ class SelfPlayVecEnv(SB3VecEnv):
         if self.record:
             for i in range(self.num_envs):
                 self._rec[i]["actions"].append((int(seat[i]), int(acts[i])))
-        K.batch_step_some(self.states, acts, self._masks, self._rewards, self._step_term,
+        self._step_some(self.states, acts, self._masks, self._rewards, self._step_term,
                           self._step_trunc)
         self._pending += self._rewards[self._rows, seat]
         self._play_opponents()
@@ -177,7 +183,7 @@ class SelfPlayVecEnv(SB3VecEnv):
         if dones.any():
             rows = np.flatnonzero(dones)
             final = np.empty((rows.size, self.spec.obs_size), np.float32)
-            K.encode_rows(self.states, rows, seat[rows], final)
+            self._encode_rows(self.states, rows, seat[rows], final)
             now = round(time.time() - self._t0, 6)
             for j, i in enumerate(rows):
                 term, trunc = bool(self._term[i]), bool(self._trunc[i])
@@ -274,7 +280,7 @@ class SelfPlayVecEnv(SB3VecEnv):
 
     def _observe(self) -> np.ndarray:
         """The learner's observation in every row (a new array)."""
-        K.batch_encode(self.states, self.seat, self._obs)
+        self._encode(self.states, self.seat, self._obs)
         return self._obs.copy()
 
     def _deal(self, flags: np.ndarray) -> None:
@@ -290,7 +296,7 @@ class SelfPlayVecEnv(SB3VecEnv):
         self.owner[rows] = owner
         if len(self.pool.agents) > len(self.pool.fixed) + len(self.pool.snapshots):
             self.pool.collect(np.unique(self.owner))
-        K.batch_reset_some(self.states, flags, self._masks)
+        self._reset_some(self.states, flags, self._masks)
         self._pending[rows] = 0.0
         self._ep_return[rows] = 0.0
         self._ep_len[rows] = 0
@@ -344,7 +350,7 @@ class SelfPlayVecEnv(SB3VecEnv):
                     continue
                 if obs is None:
                     obs = self._opp_obs[: rows.size]
-                    K.encode_rows(states, rows, players, obs)
+                    self._encode_rows(states, rows, players, obs)
                 part = obs if len(groups) == 1 else obs[owners == o]
                 acts[sel] = agent.act_batch(part, masks[sel])
             chosen = acts[rows]
@@ -360,7 +366,7 @@ class SelfPlayVecEnv(SB3VecEnv):
             if self.record:
                 for j, i in enumerate(rows):
                     self._rec[i]["actions"].append((int(players[j]), int(chosen[j])))
-            K.batch_step_some(states, acts, masks, self._rewards, self._step_term,
+            self._step_some(states, acts, masks, self._rewards, self._step_term,
                               self._step_trunc)
             self._pending[rows] += self._rewards[rows, seat[rows]]
 

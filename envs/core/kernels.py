@@ -345,6 +345,10 @@ def serial_random_actions(masks, rng, out):
 
 
 SERIAL_BELOW = 64  # batches smaller than this skip the thread pool (~20 us to wake)
+# a caller making several batched calls per step (the self-play env) uses the serial
+# twins below this many rows: measured here at 256 rows, 60 k steps/s with the 2-thread
+# pool against 200 k without it
+PARALLEL_ROWS = 1024
 
 
 @njit(cache=True)
@@ -456,4 +460,39 @@ def encode_rows(states, rows, players, obs):
 def batch_encode(states, players, obs):
     """Encode row ``i`` for seat ``players[i]`` into ``obs[i]``."""
     for i in prange(states.shape[0]):
+        game_encode(states[i], players[i], 0, obs[i])
+
+
+# ------------------------------------------------- serial twins (no thread pool)
+# With OMP_WAIT_POLICY=PASSIVE every parallel region wakes its threads (tens of us); a
+# caller making several small batched calls per step (the self-play env: a few hundred
+# rows, several calls a step) runs 3x faster on these. Same row functions, plain loops.
+
+
+@njit(cache=True)
+def serial_step_some(states, actions, masks, rewards, terminated, truncated):
+    """:func:`batch_step_some` without threads."""
+    for i in range(states.shape[0]):
+        act_row(states, i, actions, masks, rewards, terminated, truncated)
+
+
+@njit(cache=True)
+def serial_reset_some(states, flags, masks):
+    """:func:`batch_reset_some` without threads."""
+    for i in range(states.shape[0]):
+        if flags[i]:
+            reset_record(states[i], masks[i])
+
+
+@njit(cache=True)
+def serial_encode_rows(states, rows, players, obs):
+    """:func:`encode_rows` without threads."""
+    for j in range(rows.shape[0]):
+        game_encode(states[rows[j]], players[j], 0, obs[j])
+
+
+@njit(cache=True)
+def serial_encode(states, players, obs):
+    """:func:`batch_encode` without threads."""
+    for i in range(states.shape[0]):
         game_encode(states[i], players[i], 0, obs[i])
