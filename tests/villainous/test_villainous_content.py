@@ -380,7 +380,7 @@ def test_rules_numbered_without_gaps_each_naming_its_test():
     blocks = re.split(r"^- \*\*R\d+[ *]", RULES, flags=re.M)[1:]
     for block in blocks:
         block = block.split("\n## ", 1)[0]
-        assert re.search(r"[TC]::test_[a-z0-9_]+", block), block[:80]
+        assert re.search(r"[TC]::test_[a-z0-9_]+|P::[a-z0-9_]+", block), block[:80]
     assert "/work" not in RULES and "seeds/0" not in RULES  # cite the text by title only
 
 
@@ -392,7 +392,7 @@ def test_every_line_of_the_rules_text_has_a_rule():
         pattern = rf"\b{tag}\b(?!\d)"
         tagged = [b for b in rules if re.search(pattern, b.split("`", 1)[0])]
         assert tagged, f"no rule tagged ({tag})"
-        assert any("T::test_" in b for b in tagged), tag
+        assert any("T::test_" in b or "P::" in b for b in tagged), tag
 
 
 def test_setup_numbers_in_rules_md():
