@@ -4,18 +4,16 @@ Pure Python (csv + numpy): the game package is not imported. Each test names the
 behaviour it checks; RULES.md (envs/fathoming/RULES.md) refers to them as ``C::test_...``.
 """
 
-import csv
 import math
 import re
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-GAME = Path(__file__).resolve().parents[2] / "envs" / "fathoming"
-DATA = GAME / "data"
-RULES = (GAME / "RULES.md").read_text(encoding="utf-8")
+from ..content_util import load_csv, rules_text, table_names
+
+RULES = rules_text("fathoming")
 
 BASE_CLASSES = ("PIXIE", "HUMAN", "WEREWOLF", "MERFOLK", "GOLEM", "SPECTER", "DRAGON", "GOBLIN")
 CHOSEN = {"ALLY_WARRIOR", "ENEMY_WARRIOR", "ENEMY_CARD", "ENEMY_TERRAIN"}
@@ -23,36 +21,15 @@ OWN_SIDE = {"SELF", "ALLY_WARRIORS", "ALLY_WARRIOR", "OWN_HAND", "PLAYER"}
 STATIC = {"ADD", "SET", "MEDALLION", "WIN_IF_COUNT", "WIN_IF_CLASSES", "WIN_IF_ITEMS"}
 
 
-def _rows(name):
-    with open(DATA / name, newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
-
-
-CLASSES = _rows("classes.csv")
-CARDS = _rows("cards.csv")
-ABILITIES = _rows("abilities.csv")
-DECKS = _rows("decks.csv")
+CLASSES = load_csv("fathoming", "classes")
+CARDS = load_csv("fathoming", "cards")
+ABILITIES = load_csv("fathoming", "abilities")
+DECKS = load_csv("fathoming", "decks")
 BY_NAME = {c["name"]: c for c in CARDS}
 
 
 def _abilities(name):
     return [a for a in ABILITIES if a["card"] == name]
-
-
-def _table_names(heading):
-    """Backticked names in the first column of the RULES.md table under ``heading``."""
-    part = RULES.split(heading, 1)[1]
-    names = []
-    started = False
-    for line in part.splitlines():
-        if line.startswith("|"):
-            started = True
-            m = re.match(r"\|\s*`([A-Z_]+)`\s*\|", line)
-            if m:
-                names.append(m.group(1))
-        elif started:
-            break
-    return set(names)
 
 
 def _presets():
@@ -62,6 +39,11 @@ def _presets():
                                        "cards": Counter()})
         d["cards"][r["card"]] += int(r["copies"])
     return out
+
+
+def names(heading: str) -> set[str]:
+    """The UPPER_CASE names RULES.md's table under ``heading`` defines."""
+    return table_names(RULES, heading, "[A-Z_]+")
 
 
 def deck_problem(cards: Counter, divine: bool):
@@ -177,11 +159,11 @@ def test_card_types_have_their_ability_kinds():
 
 
 def test_effect_names_defined_in_rules():
-    effects = _table_names("### Effect instructions")
+    effects = names("### Effect instructions")
     assert {a["effect"] for a in ABILITIES} <= effects
-    assert {a["trigger"] for a in ABILITIES} <= _table_names("### Triggers")
-    assert {a["target"] for a in ABILITIES} <= _table_names("### Selectors")
-    assert {a["prop"] for a in ABILITIES if a["prop"]} <= _table_names("### Properties")
+    assert {a["trigger"] for a in ABILITIES} <= names("### Triggers")
+    assert {a["target"] for a in ABILITIES} <= names("### Selectors")
+    assert {a["prop"] for a in ABILITIES if a["prop"]} <= names("### Properties")
     # and every instruction RULES.md defines is used by some card (no dead code planned)
     assert effects == {a["effect"] for a in ABILITIES}
 

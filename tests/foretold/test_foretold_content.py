@@ -7,43 +7,26 @@ column must use, and the action layout whose block sizes must match the data.
 
 from __future__ import annotations
 
-import csv
 import re
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-GAME = Path(__file__).resolve().parents[2] / "envs" / "foretold"
-DATA = GAME / "data"
+from ..content_util import by_name, copies, load_csv, rules_text
+
 FATES = ("chaos", "grace", "prosperity", "wisdom")
 
 
-def load(name: str) -> list[dict]:
-    with open(DATA / f"{name}.csv", newline="") as f:
-        return list(csv.DictReader(f))
-
-
-FAITHFUL = load("faithful")
-RELICS = load("relics")
-FATE = load("fate_cards")
-TILES = load("tiles")
-RULES = (GAME / "RULES.md").read_text()
+FAITHFUL = load_csv("foretold", "faithful")
+RELICS = load_csv("foretold", "relics")
+FATE = load_csv("foretold", "fate_cards")
+TILES = load_csv("foretold", "tiles")
+RULES = rules_text("foretold")
 
 
 def n(row, col):
     return int(row[col])
-
-
-def copies(rows, **where) -> int:
-    return sum(n(r, "copies") for r in rows if all(r[k] == v for k, v in where.items()))
-
-
-def by_name(rows, name) -> dict:
-    found = [r for r in rows if r["name"] == name]
-    assert len(found) == 1, f"{name!r}: {len(found)} rows"
-    return found[0]
 
 
 def instruction_table() -> set[str]:

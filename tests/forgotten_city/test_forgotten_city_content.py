@@ -8,39 +8,32 @@ must use, the action layout whose block sizes must match the data, and names the
 
 from __future__ import annotations
 
-import csv
 import itertools
 import re
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-GAME = Path(__file__).resolve().parents[2] / "envs" / "forgotten_city"
-DATA = GAME / "data"
-RULES = (GAME / "RULES.md").read_text(encoding="utf-8")
+from ..content_util import by_name, load_csv, rules_text
+
+RULES = rules_text("forgotten_city")
 COLORS = ("purple", "red", "blue", "yellow")
 LETTER = {"purple": "P", "red": "R", "blue": "B", "yellow": "Y"}
 # axial neighbour offsets (q, r)
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
-def load(name: str) -> list[dict]:
-    with open(DATA / f"{name}.csv", newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
-
-
-MAP = load("map")
-TILES = load("terrain_tiles")
-MONUMENTS = load("monuments")
-MIRACLES = load("miracles")
-NIGHTMARES = load("nightmares")
-SETUP = load("setup")
-CONST = {r["name"]: r for r in load("constants")}
-PRODUCTION = load("production")
-TREE = load("miracle_tree")
-AREA = load("monument_area")
+MAP = load_csv("forgotten_city", "map")
+TILES = load_csv("forgotten_city", "terrain_tiles")
+MONUMENTS = load_csv("forgotten_city", "monuments")
+MIRACLES = load_csv("forgotten_city", "miracles")
+NIGHTMARES = load_csv("forgotten_city", "nightmares")
+SETUP = load_csv("forgotten_city", "setup")
+CONST = {r["name"]: r for r in load_csv("forgotten_city", "constants")}
+PRODUCTION = load_csv("forgotten_city", "production")
+TREE = load_csv("forgotten_city", "miracle_tree")
+AREA = load_csv("forgotten_city", "monument_area")
 
 
 def n(row, col) -> int:
@@ -49,12 +42,6 @@ def n(row, col) -> int:
 
 def const(name) -> int:
     return int(CONST[name]["value"])
-
-
-def by_name(rows, name) -> dict:
-    found = [r for r in rows if r["name"] == name]
-    assert len(found) == 1, f"{name!r}: {len(found)} rows"
-    return found[0]
 
 
 def instruction_table() -> set[str]:

@@ -8,29 +8,22 @@ text; RULES.md refers to these tests as ``C::test_...``.
 
 from __future__ import annotations
 
-import csv
 import re
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-GAME = Path(__file__).resolve().parents[2] / "envs" / "villainous"
-DATA = GAME / "data"
-RULES = (GAME / "RULES.md").read_text(encoding="utf-8")
+from ..content_util import load_csv, rules_text, table_names
+
+RULES = rules_text("villainous")
 VILLAINS = ("scar", "yzma", "ratigan")
 
 
-def load(name: str) -> list[dict]:
-    with open(DATA / f"{name}.csv", newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
-
-
-VIL = {r["villain"]: r for r in load("villains")}
-LOCS = load("locations")
-VCARDS = load("villain_cards")
-FCARDS = load("fate_cards")
+VIL = {r["villain"]: r for r in load_csv("villainous", "villains")}
+LOCS = load_csv("villainous", "locations")
+VCARDS = load_csv("villainous", "villain_cards")
+FCARDS = load_csv("villainous", "fate_cards")
 
 
 def n(row, col) -> int:
@@ -49,21 +42,6 @@ def card(rows, villain, name) -> dict:
 
 def deck_size(rows, villain) -> int:
     return sum(n(r, "copies") for r in of(rows, villain))
-
-
-def table(heading: str) -> set[str]:
-    """Backticked names in the first column of the RULES.md table under ``heading``."""
-    part = RULES.split(heading, 1)[1]
-    names, started = [], False
-    for line in part.splitlines():
-        if line.startswith("|"):
-            started = True
-            m = re.match(r"\| `([A-Za-z_0-9]+)` \|", line)
-            if m:
-                names.append(m.group(1))
-        elif started:
-            break
-    return set(names)
 
 
 # --- FACTS, transcribed: (kind or None where FACTS gives none, copies, cost, strength) -------
@@ -159,14 +137,14 @@ def test_card_kinds_and_stat_columns():
 
 
 def test_every_effect_trigger_and_symbol_is_defined_in_rules_md():
-    effects = table("### Effect instructions")
+    effects = table_names(RULES, "### Effect instructions")
     assert len(effects) >= 25  # the table parsed (a broken heading would give an empty set)
     used = {r["effect"] for r in VCARDS + FCARDS}
     assert used <= effects, sorted(used - effects)
-    assert {r["when"] for r in VCARDS + FCARDS} <= table("### Triggers"), "when"
+    assert {r["when"] for r in VCARDS + FCARDS} <= table_names(RULES, "### Triggers"), "when"
     triggers = {r["trigger"] for r in VCARDS if r["trigger"]}
-    assert triggers <= table("### Condition triggers")
-    symbols = table("### Action symbols")
+    assert triggers <= table_names(RULES, "### Condition triggers")
+    symbols = table_names(RULES, "### Action symbols")
     assert len(symbols) == 10
     used = {r[k] for r in LOCS for k in ("top1", "top2", "bottom1", "bottom2")}
     assert used <= symbols, sorted(used - symbols)
