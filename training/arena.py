@@ -141,12 +141,16 @@ def seat_rng_words(game_seed: int, num_players: int) -> np.ndarray:
     return words
 
 
-def _ask(agent, method: str, data, masks, words: np.ndarray | None):
-    """``agent.<method>(data, masks, rng=words)``, or without ``rng`` if it takes none."""
-    fn = getattr(agent, method)
-    if words is None or not accepts_rng(fn):
-        return fn(data, masks)
-    return fn(data, masks, rng=words)
+def _asker(agent):
+    """``ask(data, masks, words)``: the agent's ``act_records`` or ``act_batch``.
+
+    ``rng=words`` is passed when the method takes that keyword, decided once per agent
+    (inspecting a signature every step would cost more than a small batch's step).
+    """
+    method = agent.act_records if agent.needs_records else agent.act_batch
+    if accepts_rng(method):
+        return lambda data, masks, words: method(data, masks, rng=words)
+    return lambda data, masks, words: method(data, masks)
 
 
 def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarray,
@@ -190,6 +194,7 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
     truncated = np.zeros(b, bool)
     actions = np.full(b, -1, np.int64)
     steps = 0
+    ask = [_asker(agent) for agent in agents]
     while not done.all():
         owner = seat_agents[rows, player]
         actions.fill(-1)
@@ -199,10 +204,8 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
             if not sel.size:
                 continue
             words = rng[sel, player[sel]]  # a copy: written back below
-            if agent.needs_records:
-                actions[sel] = _ask(agent, "act_records", vec.states[sel], mask[sel], words)
-            else:
-                actions[sel] = _ask(agent, "act_batch", obs[sel], mask[sel], words)
+            data = vec.states[sel] if agent.needs_records else obs[sel]
+            actions[sel] = ask[k](data, mask[sel], words)
             rng[sel, player[sel]] = words
         # views of the env's buffers: read (above) before the next step overwrites them
         obs, mask, player, _, term, trunc = vec.step(actions, copy=False)
@@ -268,10 +271,8 @@ def replay_game(game: str, agents: list, seating, game_seed: int, num_players: i
         view = env.observe(name)
         mask = view["action_mask"][None]
         w = words[seat:seat + 1]  # a view: the agent advances the seat's stream in place
-        if agent.needs_records:
-            action = _ask(agent, "act_records", np.array([env.record]), mask, w)
-        else:
-            action = _ask(agent, "act_batch", view["observation"][None], mask, w)
+        data = np.array([env.record]) if agent.needs_records else view["observation"][None]
+        action = _asker(agent)(data, mask, w)
         env.step(int(action[0]))
     returns = np.asarray(env.record["returns"][:num_players], np.float32)
     return returns, env.game_record()
