@@ -213,7 +213,7 @@ def test_a_loaded_finished_game_auto_resets_on_the_next_step():
     _, mask, _ = vec.reset()
     running = vec.states[0].tobytes()
     vec.load_states(running + done + running)
-    assert vec.mask[1].sum() == 0 and vec.states["terminated"][1] == 1
+    assert (vec.mask[1] == 1).all() and vec.states["terminated"][1] == 1  # ended: all legal
     actions = mask.argmax(1)
     actions[1] = 12345  # ignored: the row is dealt anew
     obs, mask, player, rewards, term, trunc = vec.step(actions)
@@ -224,13 +224,17 @@ def test_a_loaded_finished_game_auto_resets_on_the_next_step():
     vec.step(mask.argmax(1))  # and it plays on like any other row
 
 
-def test_a_loaded_finished_game_without_auto_reset_wants_minus_one():
+def test_a_loaded_finished_game_without_auto_reset_ignores_its_action():
     done = _finished_record()
     vec = fatezoo.make_vec("fatefell", num_envs=1, seed=1, auto_reset=False)
     vec.load_states(done)
-    with pytest.raises(ValueError, match="pass -1"):
-        vec.step(np.array([0]))
-    vec.step(np.array([-1]))
+    assert (vec.mask[0] == 1).all()
+    with pytest.raises(ValueError, match=r"has ended; its action is ignored but must be an int "
+                                         r"in \[-1, 33\), got 33"):
+        vec.step(np.array([33]))
+    for a in (0, 32, -1):
+        vec.step(np.array([a]))
+        assert vec.save_states() == done
 
 
 @pytest.mark.parametrize("seed,exc", [("abc", TypeError), (1.5, TypeError), (True, TypeError),

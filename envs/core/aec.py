@@ -14,10 +14,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from . import kernels as K
+from .raster import rasterize
 from .session import Session
 from .spec import GameSpec, IllegalActionError
 
 ILLEGAL_POLICIES = ("raise", "lose")
+RENDER_MODES = (None, "ansi", "human", "rgb_array")
 
 
 class FatezooAEC(AECEnv):
@@ -25,24 +27,30 @@ class FatezooAEC(AECEnv):
 
     Args:
         num_players: seats, ``player_0`` .. ``player_{n-1}``.
-        render_mode: None, ``"ansi"`` (render returns text) or ``"human"`` (prints it).
+        render_mode: None, ``"ansi"`` (render returns text), ``"human"`` (prints it) or
+            ``"rgb_array"`` (render returns an ``(H, W, 3)`` uint8 picture of the same view
+            as :meth:`render_svg`). Each shows every card, or ``render_seat``'s view.
         max_turns: truncation limit in player turns (None: the game's default).
         reward: ``"win"`` (terminal, zero-sum) or ``"score"`` (adds dense shaping).
-        illegal: ``"raise"`` (default: :class:`fatezoo.IllegalActionError`, state unchanged)
-            or ``"lose"`` (PettingZoo's TerminateIllegalWrapper: the offender gets -1, the
-            others +1/(n-1), and the game ends).
+        illegal: ``"raise"`` (default: :class:`fatezoo.IllegalActionError`, state unchanged;
+            it catches agent bugs) or ``"lose"`` (PettingZoo's TerminateIllegalWrapper: the
+            offender gets -1, the others +1/(n-1), and the game ends). Mask-blind tools that
+            step with ``action_space.sample()`` (RLlib's env pre-check, PettingZoo's
+            ``parallel_seed_test``) need ``illegal="lose"``, as PettingZoo's classic games
+            have by default.
         **options: the game's own options.
     """
 
     SPEC: GameSpec
-    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "name": "fatezoo"}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4,
+                "is_parallelizable": False, "name": "fatezoo"}
 
     def __init__(self, num_players=2, render_mode=None, max_turns=None, reward="win",
                  illegal="raise", **options):
         super().__init__()
         spec = self.SPEC
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"{spec.name}: render_mode must be None, 'ansi' or 'human', "
+        if render_mode not in RENDER_MODES:
+            raise ValueError(f"{spec.name}: render_mode must be one of {RENDER_MODES}, "
                              f"got {render_mode!r}")
         if illegal not in ILLEGAL_POLICIES:
             raise ValueError(f"{spec.name}: illegal must be one of {ILLEGAL_POLICIES}, "
@@ -160,11 +168,17 @@ class FatezooAEC(AECEnv):
         self._accumulate_rewards()
 
     def render(self):
-        """Text of the game (every card, or ``render_seat``'s view); printed in human mode."""
+        """The game (every card, or ``render_seat``'s view) as text, printed, or pixels.
+
+        ``"ansi"``: the text; ``"human"``: prints it; ``"rgb_array"``: an ``(H, W, 3)``
+        uint8 array of :meth:`render_svg`'s picture.
+        """
         if self.render_mode is None:
             return None
         if not self._game.started:
             raise RuntimeError(f"{self.SPEC.name}: call reset() before render()")
+        if self.render_mode == "rgb_array":
+            return rasterize(self.SPEC.render_svg(self._game.record, self.render_seat))
         text = self.SPEC.render_ansi(self._game.record, self.render_seat)
         if self.render_mode == "human":
             print(text)

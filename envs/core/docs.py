@@ -1,5 +1,9 @@
 """Doc-page tables generated from a game's ``OBS_LAYOUT`` and action names.
 
+The meta table also states what every game shares: render modes, the mask of an ended
+game (AEC: PettingZoo's dead-agent rule; vector and gym envs: every action legal and
+ignored) and the illegal-action policies.
+
 A game's ``env.py`` docstring holds these tables between ``.. meta-table``,
 ``.. obs-table`` or ``.. action-table`` markers and ``.. end``;
 ``scripts/gen_docs.py`` rewrites them and a test fails when they drift from the code.
@@ -16,11 +20,16 @@ def meta_table(spec) -> str:
         "| | |", "|---|---|",
         f"| Import | `from fatezoo.envs import {spec.name}_v0` |",
         f"| Actions | Discrete({spec.num_actions}) |",
-        "| Parallel API | No |",
+        "| Parallel API | No; PettingZoo's `turn_based_aec_to_parallel` wraps it |",
         f"| Agents | `player_0` .. `player_{{n-1}}`, n in {spec.min_players}-{spec.max_players} |",
         f"| Observation | Dict: `observation` Box(-1, 1, ({spec.obs_size},), float32), "
         f"`action_mask` Box(0, 1, ({spec.num_actions},), int8) |",
         f"| State | Box(-1, 1, ({spec.state_size},), float32) |",
+        "| Render modes | `ansi`, `human`, `rgb_array` (the SVG view as (H, W, 3) uint8) |",
+        "| Ended game | AEC: the mask is all zeros and the agents step with None (PettingZoo's "
+        "rule); vector and gym envs: every action is marked legal and is ignored |",
+        "| Illegal action | `illegal='raise'` (default) raises; `illegal='lose'` ends the "
+        "game with -1 for the offender (for mask-blind tools that sample actions) |",
         f"| Rules | `envs/{spec.name}/RULES.md` |",
     ]
     return "\n".join(rows)

@@ -5,6 +5,10 @@ legal mask; ``vec.step(actions)`` takes one action per game. As in gymnasium's v
 envs, ``step`` returns new arrays by default; ``step(actions, copy=False)`` returns the
 env's own buffers instead (no copies; overwritten by the next call), and ``reset``
 always returns the buffers.
+
+A game that has ended (without auto-reset, or restored as ended by ``load_states``) has
+every action marked legal in its mask, as Pgx does: a masked policy evaluated on it gets
+a proper distribution, and whatever action it gets (or -1) is ignored.
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ class VecEnv:
             the game an AEC env deals with ``reset(seed=seeds[j])``), or None.
         auto_reset: when a game ends, report its final rewards and flags and deal the
             next game in the same step (its observation is returned; no action is
-            dropped). Without it, pass -1 for ended games until :meth:`reset`.
+            dropped). Without it, an ended game stays ended until :meth:`reset`: its mask
+            marks every action legal and its action (any in [-1, num_actions)) is ignored.
         **options: ``num_players``, ``max_turns``, ``reward`` and the game's own options.
     """
 
@@ -119,17 +124,34 @@ class VecEnv:
             i = K.first_bad_action(a, self.mask, self._reset_next.view(np.int8),
                                    np.zeros_like(self._trunc), False)
         else:
+            if not self.auto_reset:  # ended games: any action id (or -1) is ignored
+                ended = self._ended()
+                if ended is not None:
+                    a = a.astype(np.int64)  # (a uint array cannot hold the -1)
+                    a[ended & (a >= 0) & (a < self.num_actions)] = -1
             i = K.first_bad_action(a, self.mask, self._term, self._trunc, self.auto_reset)
         if i >= 0:
             raise IllegalActionError(self._explain(i, a[i]))
         np.copyto(self._actions, a, casting="unsafe")
         return self._actions
 
+    def _ended(self):
+        """(B,) bool of the games that have ended, or None when none has."""
+        ended = np.logical_or(self._term, self._trunc)
+        return ended if ended.any() else None
+
+    def _mark_ended_legal(self) -> None:
+        """Every action legal in the mask of each ended game (its action is ignored)."""
+        ended = self._ended()
+        if ended is not None:
+            self.mask[ended] = 1
+
     def _explain(self, i: int, a) -> str:
         """The error message for env ``i``'s bad action ``a``."""
         name = self.spec.name
         if not self.auto_reset and (self._term[i] or self._trunc[i]):
-            return f"{name}: env {i} has ended; pass -1 for it or call reset(), got action {a}"
+            return (f"{name}: env {i} has ended; its action is ignored but must be an int in "
+                    f"[-1, {self.num_actions}), got {a}")
         if not 0 <= a < self.num_actions:
             return f"{name}: env {i} got action {a}, expected an int in [0, {self.num_actions})"
         return (f"{name}: env {i} got illegal action {a} ({self.spec.action_names[a]}); "
@@ -139,9 +161,10 @@ class VecEnv:
         """Apply one action per game.
 
         Args:
-            actions: (B,) ints; without auto-reset, -1 for each game that has ended. With
-                auto-reset, a game restored as ended by :meth:`load_states` is dealt anew
-                by this step and its action is ignored (it reports reward 0, not ended).
+            actions: (B,) ints. Without auto-reset, a game that has ended takes any int
+                in [-1, num_actions) and ignores it. With auto-reset, a game restored as
+                ended by :meth:`load_states` is dealt anew by this step and its action is
+                ignored (it reports reward 0, not ended).
             copy: return new arrays (the default, as gymnasium's vector envs do); False
                 returns the env's own buffers, which the next call overwrites (faster:
                 for loops that use each step's arrays before the next).
@@ -156,6 +179,8 @@ class VecEnv:
             self._reset_next = None
         K.batch_step(self.states, acts, self.mask, self.obs, self._rewards,
                      self._term, self._trunc, self.auto_reset)
+        if not self.auto_reset:
+            self._mark_ended_legal()
         rewards = self._rewards[:, : self.num_players]
         term, trunc = self._term.view(bool), self._trunc.view(bool)
         if copy:
@@ -196,8 +221,8 @@ class VecEnv:
         ``max_turns``, ``reward`` and the game's own): a save made with other options is
         refused with a ValueError naming the option, and nothing changes.
 
-        Ended games stay ended: without auto-reset pass -1 for them; with auto-reset the
-        next :meth:`step` deals them anew.
+        Ended games stay ended, with every action marked legal: without auto-reset their
+        actions are ignored; with auto-reset the next :meth:`step` deals them anew.
         """
         states = load_records(self.spec, data, self.num_envs, self.fields)
         self.states[:] = states
@@ -208,4 +233,5 @@ class VecEnv:
         self._trunc[:] = self.states["truncated"]
         ended = (self._term | self._trunc).astype(bool)
         self._reset_next = ended if self.auto_reset and ended.any() else None
+        self._mark_ended_legal()
         self.started = True
