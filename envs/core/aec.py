@@ -20,6 +20,7 @@ from .spec import GameSpec, IllegalActionError
 
 ILLEGAL_POLICIES = ("raise", "lose")
 RENDER_MODES = (None, "ansi", "human", "rgb_array")
+OBS_KEYS = ("observation", "observations")  # PettingZoo's; RLlib's action-masking module's
 
 
 class FatezooAEC(AECEnv):
@@ -38,6 +39,9 @@ class FatezooAEC(AECEnv):
             step with ``action_space.sample()`` (RLlib's env pre-check, PettingZoo's
             ``parallel_seed_test``) need ``illegal="lose"``, as PettingZoo's classic games
             have by default.
+        obs_key: the key of the observation vector in each observation dict:
+            ``"observation"`` (PettingZoo's, the default) or, for RLlib's action-masking
+            module, ``"observations"``. The mask is always ``"action_mask"``.
         **options: the game's own options.
     """
 
@@ -46,7 +50,7 @@ class FatezooAEC(AECEnv):
                 "is_parallelizable": False, "name": "fatezoo"}
 
     def __init__(self, num_players=2, render_mode=None, max_turns=None, reward="win",
-                 illegal="raise", **options):
+                 illegal="raise", obs_key="observation", **options):
         super().__init__()
         spec = self.SPEC
         if render_mode not in RENDER_MODES:
@@ -55,6 +59,9 @@ class FatezooAEC(AECEnv):
         if illegal not in ILLEGAL_POLICIES:
             raise ValueError(f"{spec.name}: illegal must be one of {ILLEGAL_POLICIES}, "
                              f"got {illegal!r}")
+        if obs_key not in OBS_KEYS:
+            raise ValueError(f"{spec.name}: obs_key must be one of {OBS_KEYS}, got {obs_key!r}")
+        self.obs_key = obs_key
         self.metadata = dict(self.metadata, name=f"{spec.name}_v0")
         self.render_mode = render_mode
         self.illegal = illegal
@@ -69,7 +76,7 @@ class FatezooAEC(AECEnv):
         obs_box = spaces.Box(-1.0, 1.0, (spec.obs_size,), np.float32)
         mask_box = spaces.Box(0, 1, (spec.num_actions,), np.int8)
         self.observation_spaces = {
-            a: spaces.Dict({"observation": obs_box, "action_mask": mask_box})
+            a: spaces.Dict({obs_key: obs_box, "action_mask": mask_box})
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(spec.num_actions) for a in self.possible_agents}
@@ -110,7 +117,7 @@ class FatezooAEC(AECEnv):
     def observe(self, agent):
         """The agent's observation dict (fresh arrays)."""
         i = self._index[agent]
-        return {"observation": self._game.observe(i).copy(),
+        return {self.obs_key: self._game.observe(i).copy(),
                 "action_mask": self._game.legal_mask(i).copy()}
 
     def step(self, action):
