@@ -103,6 +103,148 @@ def check_pickle(game: str, num_players: int = 2) -> None:
         assert env.save_state() == copy.save_state(), f"{game}: unpickled env diverged"
 
 
+def check_render(game: str, num_players: int = 2, steps: int = 12) -> None:
+    """``render_mode="rgb_array"`` draws the SVG view, per seat, in the AEC and gym envs.
+
+    Every picture is ``(H, W, 3)`` uint8, equal to the rasterized ``render_svg`` of the
+    same view, and not one flat colour; a ``render_svg`` outside the rasterized SVG subset
+    fails here with the element it used.
+    """
+    import gymnasium
+
+    from .raster import rasterize
+
+    spec = get_spec(game)
+    env = get_module(game).env(num_players=num_players, render_mode="rgb_array")
+    env.reset(seed=7)
+    rng = np.random.default_rng(7)
+    for k in range(steps + 1):
+        for seat in [None, *range(num_players)]:
+            env.render_seat = seat
+            img = env.render()
+            assert isinstance(img, np.ndarray) and img.dtype == np.uint8 and img.ndim == 3 \
+                and img.shape[2] == 3, f"{game}: rgb_array render gave {type(img).__name__} " \
+                f"{getattr(img, 'shape', '')}"
+            assert np.array_equal(img, rasterize(spec.render_svg(env.record, seat))), \
+                f"{game}: rgb_array is not the picture of render_svg (seat {seat})"
+            assert (img != img[0, 0]).any(), f"{game}: rgb_array picture is blank"
+        if not env.agents or env.terminations[env.agent_selection]:
+            break
+        env.step(int(rng.choice(env.legal_actions())))
+    g = gymnasium.make(spec.gym_id, num_players=num_players, render_mode="rgb_array")
+    g.reset(seed=3)
+    img = g.render()
+    u = g.unwrapped
+    assert np.array_equal(img, rasterize(spec.render_svg(u._game.record, u.seat))), \
+        f"{game}: the gym env's rgb_array is not the learner's view"
+
+
+def check_terminal_masks(game: str, num_players: int = 2, games: int = 16) -> None:
+    """At an ended game the vector and gym envs mark every action legal and ignore it.
+
+    The AEC env keeps PettingZoo's rule: every agent's mask is all zeros at the end and
+    only None is accepted (``check_bad_input`` checks the None part).
+    """
+    import gymnasium
+
+    spec = get_spec(game)
+    mod = get_module(game)
+    a_n = spec.num_actions
+    vec = mod.vec(games, num_players=num_players, seed=3, auto_reset=False)
+    _, mask, _ = vec.reset()
+    rng = rng_rows(4, games)
+    acts = np.empty(games, np.int64)
+    done = np.zeros(games, bool)
+    pick = np.random.default_rng(4)
+    while not done.all():
+        K.batch_random_actions(mask, rng, acts)
+        # an ended game takes any action id, or -1, and ignores it
+        acts[done] = pick.integers(-1, a_n, size=int(done.sum()))
+        before = vec.states[done].tobytes()
+        _, mask, _, rewards, term, trunc = vec.step(acts)
+        assert vec.states[done].tobytes() == before, f"{game}: an ended game changed"
+        assert not rewards[done].any(), f"{game}: an ended game got a reward"
+        done |= term | trunc
+        assert (mask[done] == 1).all(), f"{game}: an ended game's mask is not all ones"
+        assert (mask[~done].sum(1) > 0).all(), f"{game}: a running game has an empty mask"
+    saved = vec.save_states()
+    for bad in (a_n, -2):
+        try:
+            vec.step(np.full(games, bad))
+        except IllegalActionError:
+            pass
+        else:
+            raise AssertionError(f"{game}: action {bad} for an ended game was accepted")
+    again = mod.vec(games, num_players=num_players, auto_reset=False)
+    again.load_states(saved)
+    assert (again.mask == 1).all(), f"{game}: a loaded ended game's mask is not all ones"
+    aec = mod.env(num_players=num_players)
+    aec.reset(seed=3)
+    arng = np.random.default_rng(3)
+    while not (aec.terminations[aec.agent_selection] or aec.truncations[aec.agent_selection]):
+        aec.step(int(arng.choice(aec.legal_actions())))
+    for agent in aec.agents:
+        assert not aec.observe(agent)["action_mask"].any(), \
+            f"{game}: the AEC env's mask of a finished agent is not all zeros"
+    env = gymnasium.make(spec.gym_id, num_players=num_players)
+    obs, _ = env.reset(seed=5)
+    prng = np.random.default_rng(5)
+    end = False
+    while not end:
+        assert obs["action_mask"].any()
+        obs, _, term, trunc, _ = env.step(int(prng.choice(np.flatnonzero(obs["action_mask"]))))
+        end = term or trunc
+    assert (obs["action_mask"] == 1).all() and env.unwrapped.action_masks().all(), \
+        f"{game}: the gym env's final mask does not mark every action legal"
+    try:
+        env.step(0)
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError(f"{game}: the gym env stepped past the end of an episode")
+    obs, _ = env.reset(seed=6)  # an illegal action ends the episode the same way
+    illegal = np.flatnonzero(obs["action_mask"] == 0)
+    if illegal.size:
+        obs, r, term, trunc, info = env.step(int(illegal[0]))
+        assert term and info["illegal_action"] and (obs["action_mask"] == 1).all()
+
+
+def check_mask_blind(game: str, num_players: int = 2, runs: int = 10) -> None:
+    """``illegal="lose"``: tools that step with ``action_space.sample()`` run as they are.
+
+    PettingZoo's api_test and its parallel_seed_test over ``turn_based_aec_to_parallel``
+    (which samples without the mask), each with warnings as errors, and a mask-blind
+    random game to its end, ``runs`` times.
+    """
+    from pettingzoo.test import api_test, parallel_seed_test
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    mod = get_module(game)
+
+    def parallel():
+        return turn_based_aec_to_parallel(mod.env(num_players=num_players, illegal="lose"))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably")
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        api_test(mod.env(num_players=num_players, illegal="lose"), num_cycles=200)
+        for _ in range(runs):
+            parallel_seed_test(parallel, num_cycles=200)
+    for run in range(runs):
+        env = parallel()
+        env.reset(seed=run)
+        for agent in env.possible_agents:
+            env.action_space(agent).seed(run)
+        for _ in range(100_000):
+            if not env.agents:
+                break
+            env.step({a: env.action_space(a).sample() for a in env.agents})
+        assert not env.agents, f"{game}: a mask-blind game under illegal='lose' did not end"
+        returns = env.aec_env.unwrapped.record["returns"]
+        assert abs(float(returns.sum())) < 1e-4, f"{game}: returns {returns} are not zero-sum"
+
+
 # ---------------------------------------------------------------- random-play fuzz
 
 
@@ -694,6 +836,9 @@ def check_game(game: str, num_players: int = 2, fuzz_games: int = 200,
     """Run the whole contract on one game and player count (what tests/ runs per game)."""
     check_pettingzoo(game, num_players, num_cycles=200)
     check_gym(game, num_players)
+    check_render(game, num_players)
+    check_terminal_masks(game, num_players)
+    check_mask_blind(game, num_players)
     check_pickle(game, num_players)
     fuzz(game, num_players, games=fuzz_games)
     check_determinism(game, num_players, steps=100, batch_sizes=(1, 7, 64))
