@@ -9,6 +9,7 @@ from gymnasium.utils.env_checker import check_env
 
 import fatezoo
 from fatezoo.envs.core.gym_env import GymEnv
+from fatezoo.envs.core.raster import rasterize
 
 ID = "fatezoo/Fatefell-v0"
 
@@ -22,15 +23,42 @@ def test_make_then_render_keeps_gymnasiums_spec():
     assert text.startswith("Fatefell  season 1/4")
 
 
-def test_render_before_reset_is_a_clear_error():
-    env = gymnasium.make(ID, render_mode="ansi", disable_env_checker=True)
+@pytest.mark.parametrize("mode", ["ansi", "rgb_array"])
+def test_render_before_reset_is_a_clear_error(mode):
+    env = gymnasium.make(ID, render_mode=mode, disable_env_checker=True)
     with pytest.raises(RuntimeError, match="reset"):
         env.unwrapped.render()
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_check_env_on_the_env_and_on_the_wrapper(players):
-    env = gymnasium.make(ID, num_players=players, render_mode="ansi")
+def test_rgb_array_shows_the_learners_view():
+    env = gymnasium.make(ID, render_mode="rgb_array", num_players=3, seat=1)
+    env.reset(seed=0)
+    img = env.render()
+    u = env.unwrapped
+    assert img.dtype == np.uint8 and img.shape[2] == 3
+    assert np.array_equal(img, rasterize(u.game_spec.render_svg(u._game.record, 1)))
+    assert not np.array_equal(img, rasterize(u.game_spec.render_svg(u._game.record, None)))
+
+
+def test_an_illegal_action_ends_the_episode_and_the_env_waits_for_reset():
+    env = GymEnv("fatefell", seat=0)
+    obs, _ = env.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = env._game.save()
+    obs, reward, term, trunc, info = env.step(bad)
+    assert (reward, term, trunc, info["illegal_action"]) == (-1.0, True, False, True)
+    assert env._game.save() == before  # nothing was applied
+    assert (obs["action_mask"] == 1).all() and env.action_masks().all()
+    with pytest.raises(RuntimeError, match="episode is over; call reset"):
+        env.step(0)
+    obs, _ = env.reset(seed=1)
+    assert 0 < obs["action_mask"].sum() < len(obs["action_mask"])
+
+
+@pytest.mark.parametrize("players,mode", [(2, "ansi"), (3, "ansi"), (4, "ansi"),
+                                          (2, "rgb_array"), (4, "rgb_array")])
+def test_check_env_on_the_env_and_on_the_wrapper(players, mode):
+    env = gymnasium.make(ID, num_players=players, render_mode=mode)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         warnings.filterwarnings("ignore", message=".*different from the unwrapped version")
