@@ -362,7 +362,10 @@ def test_human_agent_end_of_input_in_arena_is_one_line():
                   stdin="")
     assert out.returncode == 2, out.stderr
     assert "Traceback" not in out.stderr
-    assert out.stderr.strip().splitlines() == [
+    # on a busy machine the warm-up can outlast the compile notice's delay: that line is fine
+    lines = [ln for ln in out.stderr.strip().splitlines()
+             if not ln.startswith(f"compiling {GAME} kernels (first run only)")]
+    assert lines == [
         "fatezoo arena: error: human agent: end of input (stdin closed) while asking for an "
         "action"]
 
