@@ -254,7 +254,7 @@ def _check_phase(rec, r: dict, n: int) -> None:
         _need(not rec["visited"].any() and not rec["conquered"].any() and not r["moves"]
               and not r["picked"] and not r["trap_left"] and not r["vandals"],
               "raid fields", "cleared outside a Raid")
-    if ph not in RAID_PHASES:
+    if not in_raid:
         _need(not rec["f_fight"].any() and not rec["f_defeated"].any(), "f_fight/f_defeated",
               "empty outside a Raid")
     for p in range(n):
