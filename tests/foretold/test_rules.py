@@ -803,3 +803,111 @@ def test_forced_decisions_applied():
     act(states, TARGET_SEAT, PICK_FAITHFUL + F["Guard"])
     # one Station, one Defender: the pass that rolls the Defense was applied by the core
     assert rec["phase"] == Phase.DISPATCH and rec["dice_n"][1] == 1
+
+
+# ---------------------------------------------------------------- more of the turn
+
+
+def end_my_turn(states):
+    """The turn player (no Raiding Party) skips the Raid and sends everyone to the Party."""
+    rec = states[0]
+    rec["f_party"][rec["turn_player"]] = 0
+    rules.begin_raid_step(rec)
+    act(states, PASS)
+
+
+def test_turn_steps_in_order():
+    states = market(2, p=0, gold=0)
+    rec = states[0]
+    rec["life"][1] = 15
+    rec["grid"][1, 4] = T["Healing Spring"]  # flipped: Heal 1 at the start of the turn
+    rec["side"][1, 4] = 1
+    rec["rot"][1, 4] = 2  # its one doorway (S on the card) turned north
+    _fetch(rec, "t", T["Healing Spring"])
+    rows_before = int(rec["r_row_n"].sum()), int(rec["f_row_n"].sum())
+    give(rec, 1, "f_temple", "Guard")
+    end_my_turn(states)  # Reinforce of seat 0 ends its turn
+    # seat 1: start-of-turn Heal, then Reveal (a Relic, a Faithful), then the Marketplace
+    assert rec["turn_player"] == 1 and rec["life"][1] == 16
+    assert (int(rec["r_row_n"].sum()), int(rec["f_row_n"].sum())) == (rows_before[0] + 1,
+                                                                       rows_before[1] + 1)
+    assert rec["phase"] == Phase.MARKET
+
+
+def test_reveal_from_empty_deck_does_nothing():
+    states = market(2, p=0)
+    rec = states[0]
+    rec["r_out"] += np.bincount(rec["r_deck"][: rec["r_deck_n"]].astype(int), minlength=29
+                                ).astype(np.int8)
+    rec["r_deck"][:] = -1
+    rec["r_deck_n"] = 0
+    before = rec["r_row_n"].copy()
+    check_record(rec)
+    rules.reveal_relic(rec)
+    assert (rec["r_row_n"] == before).all() and rec["f_row_n"][5] == 1
+
+
+def test_marketplace_any_order_until_pass():
+    states = market(2, p=0)
+    rec = states[0]
+    act(states, PLAY_GOLD + F["Guard"], PLAY_GOLD + F["Acolyte"])
+    assert rec["phase"] == Phase.MARKET and rec["gold"][0] == 3
+    act(states, BUY_FAITHFUL + 0)  # a Guard for 2
+    act(states, PLAY_GOLD + F["Guard"])  # then play again
+    assert rec["gold"][0] == 2 and rec["phase"] == Phase.MARKET
+    assert PASS in ready(states)
+
+
+def test_turn_gold_at_marketplace_start():
+    states = market(2, p=1)
+    rec = states[0]
+    _fetch(rec, "t", T["Vault"])
+    rec["grid"][0, 4] = T["Vault"]  # flipped Vault: +1 gold as the Marketplace Step begins
+    rec["side"][0, 4] = 1
+    rec["rot"][0, 4] = 2
+    give(rec, 0, "f_discard", "Guard")
+    end_my_turn(states)
+    assert rec["turn_player"] == 0 and rec["gold"][0] == 1
+
+
+def test_tile_flip_searches_relic_deck():
+    states = market(2, p=0, gold=3)
+    rec = states[0]
+    place_tile(rec, 0, 4, "Library")  # B: an Altar; search the Relic Deck for an Oracle Scroll
+    legal = act(states, FLIP + 4)
+    if rec["phase"] == Phase.FLIP_ROT:
+        legal = act(states, min(legal))
+    assert rec["phase"] == Phase.SEARCH
+    assert legal == {PICK_RELIC + R["Oracle Scroll"], PASS}
+    deck = int(rec["r_deck_n"])
+    act(states, PICK_RELIC + R["Oracle Scroll"])
+    assert rec["r_owned"][0, R["Oracle Scroll"]] == 1 and rec["r_deck_n"] == deck - 1
+    assert rec["phase"] == Phase.MARKET
+
+
+def test_seer_puts_a_pile_top_under_its_deck():
+    states = market(2, p=0)
+    rec = states[0]
+    give(rec, 0, "f_temple", "Seer")
+    legal = act(states, PLAY_GOLD + F["Seer"])
+    assert rec["phase"] == Phase.CYCLE and PASS in legal and SPOT + 0 in legal
+    act(states, SPOT + 0)  # the Guard of Faithful pile 0 goes under the Faithful Deck
+    assert rec["f_row_n"][0] == 0 and rec["f_deck"][0] == F["Guard"]
+    assert rec["gold"][0] == 1 and rec["phase"] == Phase.MARKET
+
+
+def test_loss_discards_the_dispatched():
+    lost = 0
+    for seed in range(40):
+        states = raid_ready(seed=seed, party=(("Devotee", 1),),
+                            defender_temple=(("Champion", 1),))
+        rec = states[0]
+        act(states, TARGET_SEAT, PICK_FAITHFUL + F["Champion"], PICK_FAITHFUL + F["Devotee"])
+        if rec["phase"] == Phase.DISPATCH:
+            act(states, PASS)
+        if rec["phase"] == Phase.REINFORCE:  # lost: the Raid is over
+            lost += 1
+            assert rec["totals"][0] <= rec["totals"][1]
+            assert rec["f_pool"][0, F["Devotee"]] == 1  # via the Discard Pile, now gathered
+            assert rec["f_temple"][1, F["Champion"]] == 1 and rec["defender"] == -1
+    assert lost > 20
