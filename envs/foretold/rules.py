@@ -501,8 +501,13 @@ def eliminate(rec, q):
             rec["f_fight"][1, t] = 0
             rec["f_defeated"][t] = 0
         if rec["defender"] >= 0 and rec["turn_player"] == q:
+            # the Raider is out: the Raid ends, the Defenders go home (R60, R83)
             k += rec["f_fight"][0, t]
             rec["f_fight"][0, t] = 0
+            d = rec["defender"]
+            rec["f_temple"][d, t] += rec["f_fight"][1, t] + rec["f_defeated"][t]
+            rec["f_fight"][1, t] = 0
+            rec["f_defeated"][t] = 0
         if F_STARTING[t]:
             rec["f_out"][t] += k
         else:

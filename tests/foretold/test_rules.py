@@ -911,3 +911,15 @@ def test_loss_discards_the_dispatched():
             assert rec["f_pool"][0, F["Devotee"]] == 1  # via the Discard Pile, now gathered
             assert rec["f_temple"][1, F["Champion"]] == 1 and rec["defender"] == -1
     assert lost > 20
+
+
+def test_raider_eliminated_mid_raid_defenders_go_home():
+    states = raid_ready(n=3, party=(("Berserker", 3),), defender_temple=(("Guard", 1),))
+    rec = states[0]
+    rec["life"][0] = 2
+    place_tile(rec, 1, 4, "Spike Trap")
+    act(states, TARGET_SEAT, PICK_FAITHFUL + F["Guard"])
+    act(states, *[PICK_FAITHFUL + F["Berserker"]] * 3)  # the Entrance falls, the Guard defeated
+    act(states, DIRECTION + W, DIRECTION + S)  # the Spike Trap: 3 damage, the Raider is out
+    assert rec["alive"][0] == 0 and rec["f_temple"][1, F["Guard"]] == 1
+    assert not rec["f_defeated"].any() and rec["turn_player"] == 1
