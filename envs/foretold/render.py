@@ -11,91 +11,108 @@ from .state import CELLS, SPOTS, Phase
 HOW_TO_WIN = ("Be the last player standing (Smite the others' Hearts down to 0 Life), or "
               "start your turn holding the four Fate Relics (Crown, Shield, Shrine, Sword) "
               "of one Fate.")
-LEGEND = ("Temples are 4x4 grids (row 0 north): each Tile shows its name, side (A/B) and "
-          "rotation; '??' is an unflipped deck Tile whose B-side you have not seen. Faithful "
-          "and Relics are listed by type with counts (name x count).")
+LEGEND = ("One line per seat: L Life, G gold, T Temple, P Raiding Party, D Discard Pile, R "
+          "Relics, H Fate hand (counts only for opponents, whose face-down Faithful show as one "
+          "'down' list). Cards are short codes: the first word's first 4 letters then "
+          "initials (HighP = High Priest, ShieoC = Shield of Chaos), a count after it. Tiles are "
+          "cell:code side rotation, cell = 4 * row + col (row 0 north), ?? an unflipped deck "
+          "Tile you have not seen.")
+
+
+def _short(name: str) -> str:
+    """A short code: the first word's first 4 letters, then initials (ShieoC, HighP)."""
+    words = name.replace("-", " ").split()
+    return words[0][:4] + "".join(w[0] for w in words[1:])
+
+
+def _codes(names) -> tuple:
+    """Short codes, a type number appended where two names share one."""
+    codes = [_short(x) for x in names]
+    return tuple(c if codes.count(c) == 1 else f"{c}{t}" for t, c in enumerate(codes))
+
+
+F_SHORT, R_SHORT, C_SHORT, T_SHORT = (_codes(x) for x in (F_NAMES, R_NAMES, C_NAMES, T_NAMES))
 
 
 def _counts(names, row) -> str:
-    parts = [f"{names[t]} x{int(k)}" for t, k in enumerate(row) if k > 0]
-    return ", ".join(parts) if parts else "-"
+    parts = [names[t] + (str(int(k)) if k > 1 else "") for t, k in enumerate(row) if k > 0]
+    return ",".join(parts) if parts else "-"
 
 
 def _tile(rec, p, c, seat) -> str:
     t = int(rec["grid"][p, c])
-    if t < 0:
-        return "."
     s = int(rec["side"][p, c])
     seen = seat is None or seat == p or t < 5 or s == 1
-    name = T_NAMES[t] if seen else "??"
-    return f"{name}/{'AB'[s]}{int(rec['rot'][p, c])}"
+    name = T_SHORT[t] if seen else "??"
+    return f"{c}:{name}{'AB'[s]}{int(rec['rot'][p, c])}"
 
 
 def render_ansi(rec, seat=None) -> str:
-    """The table as text, for ``seat`` (None: every card shown)."""
+    """The table as compact text, for ``seat`` (None: every card shown); legend in LEGEND."""
     n = int(rec["num_players"])
     tp = int(rec["turn_player"])
     ph = int(rec["phase"])
-    who = "all cards" if seat is None else f"seen by seat {seat}"
+    who = "all" if seat is None else f"seat {seat}"
     phase = Phase(ph).name.lower() if 0 <= ph < len(Phase) else str(ph)
-    lines = [f"foretold ({who}) turn {int(rec['turn'])}, seat {tp}'s turn, phase {phase}"]
-    for p in range(n):
-        hand = int(rec["c_hand"][p].sum())
-        lines.append(f"seat {p}: {'alive' if rec['alive'][p] else 'out'} life "
-                     f"{int(rec['life'][p])} gold {int(rec['gold'][p])} temple "
-                     f"{int(rec['f_temple'][p].sum())} party {int(rec['f_party'][p].sum())} "
-                     f"pool {int(rec['f_pool'][p].sum())} fate cards {hand}")
-        if seat is None or seat == p:
-            lines.append(f"  temple: {_counts(F_NAMES, rec['f_temple'][p])}")
-            lines.append(f"  party: {_counts(F_NAMES, rec['f_party'][p])}")
-            if rec["f_pool"][p].any():
-                lines.append(f"  pool: {_counts(F_NAMES, rec['f_pool'][p])}")
-            lines.append(f"  hand: {_counts(C_NAMES, rec['c_hand'][p])}")
-        else:
-            owned = rec["f_temple"][p] + rec["f_party"][p] + rec["f_pool"][p]
-            lines.append(f"  face down: {_counts(F_NAMES, owned)}")
-        lines.append(f"  discard: {_counts(F_NAMES, rec['f_discard'][p])}")
-        lines.append(f"  relics: {_counts(R_NAMES, rec['r_owned'][p])}")
-        for r in range(4):
-            cells = [_tile(rec, p, 4 * r + k, seat) for k in range(4)]
-            lines.append("  | " + " | ".join(f"{x:<18}" for x in cells))
-    frow = ["/".join(F_NAMES[int(x)] for x in rec["f_row"][k, : rec["f_row_n"][k]]) or "-"
-            for k in range(SPOTS)]
-    rrow = ["/".join(R_NAMES[int(x)] for x in rec["r_row"][k, : rec["r_row_n"][k]]) or "-"
-            for k in range(SPOTS)]
-    lines.append("faithful row: " + " | ".join(frow))
-    lines.append("relic row: " + " | ".join(rrow))
-    lines.append(f"decks: faithful {int(rec['f_deck_n'])} relic {int(rec['r_deck_n'])} tile "
-                 f"{int(rec['t_deck_n'])} fate {rec['c_deck_n'].tolist()}; fate discard "
-                 f"{int(rec['c_discard'][:NC].sum())}")
-    if rec["f_held"] >= 0:
-        lines.append(f"revealed Faithful to place: {F_NAMES[int(rec['f_held'])]}")
-    if rec["r_held"] >= 0:
-        lines.append(f"revealed Relic to place: {R_NAMES[int(rec['r_held'])]}")
-    if rec["t_held"] >= 0:
-        t = int(rec["t_held"])
-        name = T_NAMES[t] if seat is None or seat == tp else "??"
-        lines.append(f"bought Tile to place: {name}")
-    q = int(rec["defender"])
-    if q >= 0:
-        lines.append(f"raid: seat {tp} raids seat {q}, marker at cell {int(rec['marker'])}, "
-                     f"moves {int(rec['moves'])}, conquered "
-                     f"{[c for c in range(CELLS) if rec['conquered'][c]]}")
-        if rec["f_fight"].any() or rec["f_defeated"].any():
-            lines.append(f"  dispatched: {_counts(F_NAMES, rec['f_fight'][0])}; defending: "
-                         f"{_counts(F_NAMES, rec['f_fight'][1])}; defeated: "
-                         f"{_counts(F_NAMES, rec['f_defeated'][:NF])}")
-    if rec["dice_n"].any():
-        lines.append(f"last dice: raid {rec['dice'][0, : rec['dice_n'][0]].tolist()} defense "
-                     f"{rec['dice'][1, : rec['dice_n'][1]].tolist()} totals "
-                     f"{rec['totals'].tolist()}")
-    if rec["smite_roll"]:
-        lines.append(f"last Smiting Die: {int(rec['smite_roll'])}")
     if rec["terminated"] or rec["truncated"]:
         w = int(rec["winner"])
-        lines.append(f"game over: {'seat ' + str(w) + ' wins' if w >= 0 else 'no winner'}")
+        status = "game over: " + (f"seat {w} wins" if w >= 0 else "no winner")
     else:
-        lines.append(f"seat {int(rec['current_player'])} decides")
+        status = f"seat {int(rec['current_player'])} decides"
+    lines = [f"foretold ({who}) turn {int(rec['turn'])} seat {tp} {phase}; {status}"]
+    for p in range(n):
+        head = f"s{p} {'L' + str(int(rec['life'][p])) if rec['alive'][p] else 'out'} " \
+               f"G{int(rec['gold'][p])}"
+        if seat is None or seat == p:
+            groups = (f"T:{_counts(F_SHORT, rec['f_temple'][p])} "
+                      f"P:{_counts(F_SHORT, rec['f_party'][p])}")
+            if rec["f_pool"][p].any():
+                groups += f" pool:{_counts(F_SHORT, rec['f_pool'][p])}"
+            hand = f"H:{_counts(C_SHORT, rec['c_hand'][p])}"
+        else:
+            owned = rec["f_temple"][p] + rec["f_party"][p] + rec["f_pool"][p]
+            groups = (f"T{int(rec['f_temple'][p].sum())} P{int(rec['f_party'][p].sum())}"
+                      + (f" pool{int(rec['f_pool'][p].sum())}" if rec["f_pool"][p].any() else "")
+                      + f" down:{_counts(F_SHORT, owned)}")
+            hand = f"H{int(rec['c_hand'][p].sum())}"
+        tiles = " ".join(_tile(rec, p, c, seat) for c in range(CELLS) if rec["grid"][p, c] >= 0)
+        lines.append(f"{head} {groups} D:{_counts(F_SHORT, rec['f_discard'][p])} "
+                     f"R:{_counts(R_SHORT, rec['r_owned'][p])} {hand} | {tiles}")
+    frow = "|".join("/".join(F_SHORT[int(x)] for x in rec["f_row"][k, : rec["f_row_n"][k]])
+                    or "-" for k in range(SPOTS))
+    rrow = "|".join("/".join(R_SHORT[int(x)] for x in rec["r_row"][k, : rec["r_row_n"][k]])
+                    or "-" for k in range(SPOTS))
+    lines.append(f"rows F {frow}; R {rrow}; decks F{int(rec['f_deck_n'])} "
+                 f"R{int(rec['r_deck_n'])} T{int(rec['t_deck_n'])} "
+                 f"C{','.join(str(int(x)) for x in rec['c_deck_n'])} "
+                 f"Cdisc{int(rec['c_discard'][:NC].sum())}")
+    extra = []
+    if rec["f_held"] >= 0:
+        extra.append(f"reveal F {F_SHORT[int(rec['f_held'])]}")
+    if rec["r_held"] >= 0:
+        extra.append(f"reveal R {R_SHORT[int(rec['r_held'])]}")
+    if rec["t_held"] >= 0:
+        t = int(rec["t_held"])
+        extra.append(f"tile {T_SHORT[t] if seat is None or seat == tp else '??'}")
+    if rec["sel_cell"] >= 0:
+        extra.append(f"cell {int(rec['sel_cell'])}")
+    q = int(rec["defender"])
+    if q >= 0:
+        won = [c for c in range(CELLS) if rec["conquered"][c]]
+        extra.append(f"raid s{tp}>s{q} at {int(rec['marker'])} moves {int(rec['moves'])} "
+                     f"won {won}")
+        if rec["f_fight"].any() or rec["f_defeated"].any():
+            extra.append(f"fight {_counts(F_SHORT, rec['f_fight'][0])} v "
+                         f"{_counts(F_SHORT, rec['f_fight'][1])} defeated "
+                         f"{_counts(F_SHORT, rec['f_defeated'][:NF])}")
+    if rec["dice_n"].any():
+        extra.append(f"dice {rec['dice'][0, : rec['dice_n'][0]].tolist()}"
+                     f"{rec['dice'][1, : rec['dice_n'][1]].tolist()} = "
+                     f"{int(rec['totals'][0])}:{int(rec['totals'][1])}")
+    if rec["smite_roll"]:
+        extra.append(f"smite die {int(rec['smite_roll'])}")
+    if extra:
+        lines.append("; ".join(extra))
     return "\n".join(lines)
 
 
