@@ -29,6 +29,8 @@ from .cards import (
     T_STATIONS,
 )
 from .encode import OBS, STATE_SIZE, encode, encode_state
+from .heuristic import act_one, heuristic_actions
+from .presets import TRAIN_PRESET
 from .render import HOW_TO_WIN, LEGEND, render_ansi, render_svg
 from .state import (
     ACTION_NAMES,
@@ -363,12 +365,16 @@ SPEC = GameSpec(
     render_svg=render_svg,
     kernels=Kernels(reset=rules.reset_game, apply=rules.apply_action, legal=rules.legal_mask,
                     encode=encode, encode_state=encode_state,
-                    determinize=rules.determinize_record, evaluate=rules.evaluate),
+                    determinize=rules.determinize_record, policy=act_one,
+                    evaluate=rules.evaluate),
     determinize=determinize,
-    default_max_turns=300,
+    heuristic=heuristic_actions,
+    default_max_turns=150,
     rollout_depth=60,
     contract_options=({"two_player_variant": True, "reward": "score"},),
     golden_summary=golden_summary,
+    arena_targets=(("heuristic", "random", 0.75),),
+    train_preset=TRAIN_PRESET,
     how_to_win=HOW_TO_WIN,
     legend=LEGEND,
 )

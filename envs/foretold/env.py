@@ -442,7 +442,7 @@ Temple as a grid (doorways as lines, Stations as dots, the Marker red) and the t
 ## Episode end
 
 Terminated when one player is left or a player starts a turn with four Fate Relics of one
-Fate. Truncated after `max_turns` player turns (default 300).
+Fate. Truncated after `max_turns` player turns (default 150).
 
 ## Arguments
 
