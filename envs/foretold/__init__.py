@@ -1,0 +1,385 @@
+"""Foretold: temples, Faithful, Relics and raids for 2-4 players.
+
+Rules: RULES.md; doc page: ``env.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fatezoo.envs.core.spec import GameSpec, Kernels
+
+from . import rules
+from .cards import (
+    C_COPIES,
+    C_FATE,
+    ENTRANCE,
+    F_COPIES,
+    NC,
+    NF,
+    NR,
+    NT,
+    R_COPIES,
+    R_FATE,
+    R_IS_FATE,
+    T_ALTARS,
+    T_COPIES,
+    T_DOORS,
+    T_FLIP,
+    T_STATIONS,
+)
+from .encode import OBS, STATE_SIZE, encode, encode_state
+from .heuristic import act_one, heuristic_actions
+from .presets import TRAIN_PRESET
+from .render import HOW_TO_WIN, LEGEND, render_ansi, render_svg
+from .state import (
+    ACTION_NAMES,
+    CELLS,
+    F_DECK_CAP,
+    FATE_DECK_CAP,
+    GOLD_CAP,
+    MAX_DICE,
+    MAX_LIFE,
+    MAX_MOVES,
+    MAX_P,
+    NUM_ACTIONS,
+    NUM_PHASES,
+    PILE_CAP,
+    R_DECK_CAP,
+    SPOTS,
+    START_CELL,
+    STATE_DTYPE,
+    T_DECK_CAP,
+    Phase,
+)
+
+RAID_PHASES = (Phase.DEFEND, Phase.DISPATCH, Phase.RECALL, Phase.ADVANCE, Phase.TRAP_DISCARD,
+               Phase.VANDAL)
+
+
+def configure(two_player_variant=False) -> dict:
+    """Validate Foretold's options; return the record fields they set.
+
+    Args:
+        two_player_variant: each Treasury starts on its B-side (an Altar). Meant for 2
+            players (FACTS); allowed with any count (RULES.md R8).
+    """
+    if not isinstance(two_player_variant, (bool, np.bool_)):
+        raise TypeError(f"foretold: two_player_variant must be a bool, got "
+                        f"{two_player_variant!r}")
+    return {"two_player_variant": int(bool(two_player_variant))}
+
+
+def _need(ok, name: str, want: str, got=None) -> None:
+    if not ok:
+        tail = "" if got is None else f", got {got!r}"
+        raise ValueError(f"foretold: {name} must be {want}{tail}")
+
+
+def _rotate(bits: int, r: int) -> int:
+    r %= 4
+    return ((bits << r) | (bits >> (4 - r))) & 15
+
+
+def temple_is_legal(grid, side, rot) -> bool:
+    """R27 in plain Python (the loader's check; the kernels use rules.legal_doors)."""
+    occ = np.zeros(CELLS, np.int8)
+    doors = np.zeros(CELLS, np.int64)
+    for c in range(CELLS):
+        t = int(grid[c])
+        if t >= 0:
+            occ[c] = 2 if t == ENTRANCE else 1
+            doors[c] = _rotate(int(T_DOORS[t, side[c]]), int(rot[c]))
+    return bool(rules.legal_doors(occ, doors))
+
+
+def _check_fields(r: dict, n: int) -> None:
+    _need(2 <= n <= MAX_P, "num_players", f"in [2, {MAX_P}]", n)
+    _need(r["two_player_variant"] in (0, 1), "two_player_variant", "0 or 1")
+    _need(0 <= r["phase"] < NUM_PHASES, "phase", f"in [0, {NUM_PHASES})", r["phase"])
+    _need(0 <= r["turn_player"] < n, "turn_player", f"in [0, {n})", r["turn_player"])
+    _need(0 <= r["devotees"] <= 60, "devotees", "in [0, 60]", r["devotees"])
+    _need(0 <= r["draws"] <= 10, "draws", "in [0, 10]", r["draws"])
+    _need(r["draw_in_raid"] in (0, 1), "draw_in_raid", "0 or 1")
+    _need(-3 <= r["search"] < NR, "search", f"in [-3, {NR})", r["search"])
+    _need(0 <= r["moves"] <= MAX_MOVES, "moves", f"in [0, {MAX_MOVES}]", r["moves"])
+    _need(0 <= r["picked"] <= 40, "picked", "in [0, 40]", r["picked"])
+    _need(0 <= r["trap_left"] <= 3, "trap_left", "in [0, 3]", r["trap_left"])
+    _need(0 <= r["vandals"] <= 10, "vandals", "in [0, 10]", r["vandals"])
+    _need(r["smite_roll"] in (0, 3, 4, 5, 6), "smite_roll", "0 or a Smiting Die face")
+    _need(-1 <= r["sel_cell"] < CELLS, "sel_cell", f"in [-1, {CELLS})", r["sel_cell"])
+    _need(-1 <= r["f_held"] < NF, "f_held", f"in [-1, {NF})", r["f_held"])
+    _need(-1 <= r["r_held"] < NR, "r_held", f"in [-1, {NR})", r["r_held"])
+    _need(r["t_held"] == -1 or 5 <= r["t_held"] < NT, "t_held", f"-1 or a deck Tile in [5, {NT})",
+          r["t_held"])
+    _need(-1 <= r["defender"] < n, "defender", f"in [-1, {n})", r["defender"])
+    _need(-1 <= r["marker"] < CELLS, "marker", f"in [-1, {CELLS})", r["marker"])
+    _need(-1 <= r["winner"] < n, "winner", f"in [-1, {n})", r["winner"])
+    for name, hi in (("f_deck_n", F_DECK_CAP), ("r_deck_n", R_DECK_CAP), ("t_deck_n", T_DECK_CAP)):
+        _need(0 <= r[name] <= hi, name, f"in [0, {hi}]", r[name])
+
+
+def _check_seats(rec, r: dict, n: int) -> None:
+    life, alive, gold = rec["life"], rec["alive"], rec["gold"]
+    _need(((life >= 0) & (life <= MAX_LIFE)).all(), "life", f"in [0, {MAX_LIFE}]")
+    _need(((gold >= 0) & (gold <= GOLD_CAP)).all(), "gold", f"in [0, {GOLD_CAP}]")
+    _need(np.isin(alive, (0, 1)).all(), "alive", "0 or 1 per seat")
+    _need((alive[:n] == (life[:n] > 0)).all(), "alive", "1 exactly for seats with Life")
+    _need(not alive[n:].any() and not life[n:].any() and not gold[n:].any(), "absent seats",
+          "without Life, gold or cards")
+    for name in ("f_temple", "f_party", "f_discard", "f_pool", "r_owned", "c_hand"):
+        arr = rec[name]
+        _need((arr >= 0).all(), name, "counts >= 0")
+        _need(not arr[n:].any(), f"{name} of absent seats", "empty")
+        for p in range(n):
+            _need(alive[p] or not arr[p].any(), f"{name} of eliminated seat {p}", "empty")
+    for p in range(n):
+        _need(alive[p] or not gold[p], f"gold of eliminated seat {p}", "0")
+    over = bool(rec["terminated"])
+    running = not (rec["terminated"] or rec["truncated"])
+    _need(over == (r["phase"] == Phase.OVER), "phase", "over exactly when the game is terminated")
+    _need(over == (r["winner"] >= 0), "winner", "set exactly when the game is terminated")
+    if r["winner"] >= 0:
+        _need(alive[r["winner"]], "winner", "a living seat")
+    if running:
+        _need(alive[r["turn_player"]], "turn_player", "a living seat")
+        _need(alive[:n].sum() >= 2, "alive", "at least two living seats in a running game")
+        want = r["defender"] if r["phase"] == Phase.DEFEND else r["turn_player"]
+        _need(rec["current_player"] == want, "current_player", f"{want} in this phase",
+              int(rec["current_player"]))
+
+
+def _check_piles(rec, r: dict) -> None:
+    for prefix, ntypes in (("f", NF), ("r", NR)):
+        rows, sizes = rec[f"{prefix}_row"], rec[f"{prefix}_row_n"]
+        _need(((sizes >= 0) & (sizes <= PILE_CAP)).all(), f"{prefix}_row_n",
+              f"in [0, {PILE_CAP}]")
+        for k in range(SPOTS):
+            pile = rows[k, : sizes[k]]
+            _need(((pile >= 0) & (pile < ntypes)).all(), f"{prefix}_row pile {k}", "card types")
+        deck = rec[f"{prefix}_deck"][: r[f"{prefix}_deck_n"]]
+        _need(((deck >= 0) & (deck < ntypes)).all(), f"{prefix}_deck", "card types")
+    _need(((rec["c_deck_n"] >= 0) & (rec["c_deck_n"] <= FATE_DECK_CAP)).all(), "c_deck_n",
+          f"in [0, {FATE_DECK_CAP}]")
+    for f in range(4):
+        deck = rec["c_deck"][f, : rec["c_deck_n"][f]].astype(np.int64)
+        _need(((deck >= 0) & (deck < NC)).all() and (C_FATE[deck] == f).all(),
+              f"Fate Deck {f}", "cards of its own Fate")
+    tdeck = rec["t_deck"][: r["t_deck_n"]]
+    _need(((tdeck >= 5) & (tdeck < NT)).all(), "t_deck", "deck Tile types")
+
+
+def _conserve(name: str, found: np.ndarray, copies: np.ndarray, names=None) -> None:
+    bad = np.flatnonzero(found != copies)
+    if bad.size:
+        t = int(bad[0])
+        raise ValueError(f"foretold: {name} type {t} is counted {int(found[t])} times, "
+                         f"expected {int(copies[t])} (every card in exactly one place)")
+
+
+def _check_cards(rec, r: dict, n: int) -> None:
+    for name in ("f_fight", "f_defeated", "f_out", "r_out", "c_discard", "c_out", "t_out"):
+        _need((rec[name] >= 0).all(), name, "counts >= 0")
+    f = (rec["f_temple"].sum(0) + rec["f_party"].sum(0) + rec["f_discard"].sum(0)
+         + rec["f_pool"].sum(0) + rec["f_fight"].sum(0) + rec["f_defeated"] + rec["f_out"]
+         ).astype(np.int64)
+    f += np.bincount(rec["f_deck"][: r["f_deck_n"]].astype(np.int64), minlength=NF)
+    for k in range(SPOTS):
+        f += np.bincount(rec["f_row"][k, : rec["f_row_n"][k]].astype(np.int64), minlength=NF)
+    if r["f_held"] >= 0:
+        f[r["f_held"]] += 1
+    _conserve("Faithful", f, F_COPIES)
+    rl = (rec["r_owned"].sum(0) + rec["r_out"]).astype(np.int64)
+    rl += np.bincount(rec["r_deck"][: r["r_deck_n"]].astype(np.int64), minlength=NR)
+    for k in range(SPOTS):
+        rl += np.bincount(rec["r_row"][k, : rec["r_row_n"][k]].astype(np.int64), minlength=NR)
+    if r["r_held"] >= 0:
+        rl[r["r_held"]] += 1
+    _conserve("Relic", rl, R_COPIES)
+    c = (rec["c_hand"].sum(0) + rec["c_discard"] + rec["c_out"]).astype(np.int64)
+    for k in range(4):
+        c += np.bincount(rec["c_deck"][k, : rec["c_deck_n"][k]].astype(np.int64), minlength=NC)
+    _conserve("Fate card", c, C_COPIES)
+    grid, side, rot = rec["grid"], rec["side"], rec["rot"]
+    _need(((grid >= -1) & (grid < NT)).all(), "grid", f"Tile types in [-1, {NT})")
+    _need(np.isin(side, (0, 1)).all(), "side", "0 (A) or 1 (B)")
+    _need(((rot >= 0) & (rot <= 3)).all(), "rot", "in [0, 3]")
+    _need((grid[n:] == -1).all(), "grid of absent seats", "empty")
+    t = rec["t_out"].astype(np.int64) + np.bincount(tdeck_types(rec, r), minlength=NT)
+    t += np.bincount(grid[grid >= 0].astype(np.int64), minlength=NT)
+    if r["t_held"] >= 0:
+        t[r["t_held"]] += 1
+    _conserve("Tile", t, T_COPIES)
+    for p in range(n):
+        for k in range(5):
+            cells = np.flatnonzero(grid[p] == k)
+            _need(cells.size == 1, f"seat {p}'s Temple", f"one Starting Tile of type {k}")
+        _need(int(np.flatnonzero(grid[p] == ENTRANCE)[0]) == START_CELL[ENTRANCE],
+              f"seat {p}'s Entrance", f"in cell {START_CELL[ENTRANCE]}")
+        _need(temple_is_legal(grid[p], side[p], rot[p]), f"seat {p}'s Temple",
+              "legal (R27: doorways lined up, all connected to the Entrance)")
+        fate = [int(R_FATE[x]) for x in range(NR) if R_IS_FATE[x] and rec["r_owned"][p, x]]
+        _need(len(set(fate)) <= 1, f"seat {p}'s Fate Relics", "of one Fate")
+        altars = sum(int(T_ALTARS[grid[p, x], side[p, x]]) for x in range(CELLS) if grid[p, x] >= 0)
+        held = int(sum(rec["r_owned"][p, x] for x in range(NR) if R_IS_FATE[x]))
+        _need(held <= altars, f"seat {p}'s Fate Relics", f"at most its {altars} Altars")
+
+
+def tdeck_types(rec, r) -> np.ndarray:
+    return rec["t_deck"][: r["t_deck_n"]].astype(np.int64)
+
+
+def _stations(rec, p: int) -> int:
+    return sum(int(T_STATIONS[rec["grid"][p, c], rec["side"][p, c]]) for c in range(CELLS)
+               if rec["grid"][p, c] >= 0)
+
+
+def _check_phase(rec, r: dict, n: int) -> None:
+    ph, tp, q = r["phase"], r["turn_player"], r["defender"]
+    running = not (rec["terminated"] or rec["truncated"])
+    _need((r["f_held"] >= 0) == (ph == Phase.COVER_FAITHFUL), "f_held",
+          "set exactly while a revealed Faithful waits for its spot")
+    _need((r["r_held"] >= 0) == (ph == Phase.COVER_RELIC), "r_held",
+          "set exactly while a revealed Relic waits for its spot")
+    placing = ph in (Phase.PLACE_CELL, Phase.PLACE_ROT)
+    _need((r["t_held"] >= 0) == placing, "t_held", "set exactly while a bought Tile is placed")
+    _need((r["sel_cell"] >= 0) == (ph in (Phase.PLACE_ROT, Phase.FLIP_ROT)), "sel_cell",
+          "set exactly while a rotation is chosen")
+    _need((r["draws"] > 0) == (ph == Phase.DRAW), "draws", "positive exactly while drawing")
+    _need(not r["draw_in_raid"] or ph == Phase.DRAW, "draw_in_raid", "0 outside a draw")
+    in_raid = ph in RAID_PHASES or (ph == Phase.DRAW and r["draw_in_raid"])
+    _need((q >= 0) == in_raid, "defender", "set exactly during a Raid")
+    _need((r["marker"] >= 0) == in_raid, "marker", "set exactly during a Raid")
+    _need(np.isin(rec["visited"], (0, 1)).all() and np.isin(rec["conquered"], (0, 1)).all(),
+          "visited/conquered", "0 or 1 per cell")
+    if not in_raid:
+        _need(not rec["visited"].any() and not rec["conquered"].any() and not r["moves"]
+              and not r["picked"] and not r["trap_left"] and not r["vandals"],
+              "raid fields", "cleared outside a Raid")
+    if not in_raid:
+        _need(not rec["f_fight"].any() and not rec["f_defeated"].any(), "f_fight/f_defeated",
+              "empty outside a Raid")
+    for p in range(n):
+        _need(not rec["f_pool"][p].any() or (p == tp and ph == Phase.REINFORCE), "f_pool",
+              "empty except the turn player's at Reinforce")
+    dn = rec["dice_n"]
+    _need(((dn >= 0) & (dn <= MAX_DICE)).all(), "dice_n", f"in [0, {MAX_DICE}]")
+    _need(((rec["dice"] >= 0) & (rec["dice"] <= 6)).all(), "dice", "faces in [0, 6]")
+    if not running:
+        return
+    if in_raid:
+        _need(q != tp and 0 <= r["marker"], "defender", "another seat, with the Marker placed")
+        _need(rec["grid"][q, r["marker"]] >= 0, "marker", "on a Tile of the Defender")
+        _need(rec["alive"][q] or ph == Phase.DRAW, "defender", "alive during the Raid")
+    if ph == Phase.PLACE_ROT:
+        c = r["sel_cell"]
+        _need(rec["grid"][tp, c] < 0 and any(rules.legal_with(rec, tp, c, r["t_held"], 0, x)
+                                             for x in range(4)),
+              "sel_cell", "an empty cell where the bought Tile fits")
+    if ph == Phase.PLACE_CELL:
+        _need(rules.can_place_anywhere(rec, tp, r["t_held"], 0), "t_held",
+              "a Tile with a legal place")
+    if ph == Phase.FLIP_ROT:
+        c = r["sel_cell"]
+        t = int(rec["grid"][tp, c])
+        _need(t >= 0 and rec["side"][tp, c] == 0 and T_FLIP[t] > 0
+              and T_FLIP[t] <= rec["gold"][tp]
+              and any(rules.flip_rotation_ok(rec, tp, c, x) for x in range(4)),
+              "sel_cell", "an unflipped Tile the turn player can pay to flip")
+    if ph == Phase.DRAW:
+        _need(rec["c_deck_n"].any(), "c_deck_n", "a Fate Deck with cards while drawing")
+    if ph == Phase.RAID_TARGET:
+        _need(rec["f_party"][tp].any(), "f_party", "a Raiding Party to raid with")
+    if ph == Phase.DEFEND:
+        st = int(T_STATIONS[rec["grid"][q, r["marker"]], rec["side"][q, r["marker"]]])
+        _need(r["picked"] == rec["f_fight"][1].sum() and r["picked"] <= st, "picked",
+              "the Defenders chosen, at most one per Station")
+        _need(not rec["f_fight"][0].any(), "f_fight",
+              "no dispatched Faithful while the Defender chooses")
+        _need(st > 0 and not rec["conquered"][r["marker"]], "marker", "on a Station Tile")
+    if ph == Phase.DISPATCH:
+        _need(rec["f_fight"][1].any() and r["picked"] == rec["f_fight"][0].sum(), "f_fight",
+              "Defenders in the fight and the dispatched counted")
+    if ph == Phase.RECALL:
+        _need(rec["f_fight"][0].any() and not rec["f_fight"][1].any(), "f_fight",
+              "dispatched Faithful to recall from")
+    if ph in (Phase.ADVANCE, Phase.TRAP_DISCARD, Phase.VANDAL):
+        _need(not rec["f_fight"].any(), "f_fight", "empty between fights")
+    if ph == Phase.TRAP_DISCARD:
+        _need(r["trap_left"] > 0 and rec["f_party"][tp].any(), "trap_left",
+              "a discard still owed from a Party")
+    if ph == Phase.VANDAL:
+        _need(r["vandals"] > 0 and rec["r_owned"][q].any(), "vandals",
+              "a Vandal smash owed against a Defender with Relics")
+    if ph == Phase.REINFORCE:
+        _need(rec["f_temple"][tp].sum() <= _stations(rec, tp), "f_temple",
+              "at most one Faithful per Station at Reinforce")
+        _need(not rec["f_party"][tp].any() and not rec["f_discard"][tp].any(), "f_party",
+              "empty while the turn player splits their Faithful")
+
+
+def check_record(rec) -> None:
+    """Raise ValueError naming the first thing wrong with a Foretold record.
+
+    Checked in order so that no check reads an index an earlier one has not vetted: every
+    field a kernel indexes with is in range; seats, cards (every Faithful, Relic, Fate card
+    and Tile in exactly one place, per type), Temples (R27) and the decision in progress.
+    """
+    r = {name: rec[name].item() for name in rec.dtype.names if rec[name].shape == ()}
+    n = int(r["num_players"])
+    _check_fields(r, n)
+    _check_seats(rec, r, n)
+    _check_piles(rec, r)
+    _check_cards(rec, r, n)
+    _check_phase(rec, r, n)
+
+
+def determinize(rec, player: int, rng: np.random.Generator) -> None:
+    """Resample in place everything ``player`` cannot see (see rules.determinize_record)."""
+    n = int(rec["num_players"])
+    if not 0 <= player < n:
+        raise ValueError(f"foretold: player must be in [0, {n}), got {player!r}")
+    words = rng.integers(1, 2**32, size=4).astype(np.int64)
+    rules.determinize_record(rec, int(player), words)
+
+
+def golden_summary(rec) -> str:
+    """A golden transcript's closing summary: Life per seat and the winner."""
+    n = int(rec["num_players"])
+    return f"life {rec['life'][:n].tolist()} winner {int(rec['winner'])}"
+
+
+SPEC = GameSpec(
+    name="foretold",
+    gym_id="fatezoo/Foretold-v0",
+    min_players=2,
+    max_players=4,
+    num_actions=NUM_ACTIONS,
+    state_size=STATE_SIZE,
+    state_dtype=STATE_DTYPE,
+    obs=OBS,
+    action_names=ACTION_NAMES,
+    configure=configure,
+    check_record=check_record,
+    render_ansi=render_ansi,
+    render_svg=render_svg,
+    kernels=Kernels(reset=rules.reset_game, apply=rules.apply_action, legal=rules.legal_mask,
+                    encode=encode, encode_state=encode_state,
+                    determinize=rules.determinize_record, policy=act_one,
+                    evaluate=rules.evaluate),
+    determinize=determinize,
+    heuristic=heuristic_actions,
+    default_max_turns=150,
+    rollout_depth=60,
+    contract_options=({"two_player_variant": True, "reward": "score"},),
+    golden_summary=golden_summary,
+    arena_targets=(("heuristic", "random", 0.75),),
+    train_preset=TRAIN_PRESET,
+    how_to_win=HOW_TO_WIN,
+    legend=LEGEND,
+)
+
+from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)
+
+__all__ = ["SPEC", "env", "raw_env", "vec", "determinize", "check_record", "temple_is_legal",
+           "MAX_LIFE", "NC"]

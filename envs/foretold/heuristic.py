@@ -1,0 +1,315 @@
+"""A Foretold heuristic policy that reads only the observation (offsets from the layout).
+
+It plays every Temple Faithful for gold (they come back at Reinforce), buys the best
+value it can afford (Faithful by combat and gold, passive Relics, Station flips), raids
+when its Raiding Party should win the first fight, dispatches just enough to beat the
+Defense it sees, walks the Marker toward the Heart, defends the Heart with everything,
+and keeps gold makers and defenders in the Temple at Reinforce.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
+
+from .cards import F_COST, F_DEFEND, F_DICE, F_GOLD, F_RAID, HEART, NF, NR, NT, R_COST
+from .encode import (
+    CELL_SIZE,
+    G_BONUS,
+    G_CONQUERED,
+    G_DOORS,
+    G_MARKER,
+    G_PRESENT,
+    G_STATIONS,
+    G_TYPE,
+    O_COMBAT,
+    O_FIGHT,
+    O_FROW,
+    O_GRID,
+    O_MINE,
+    O_PHASE,
+    O_RROW,
+    O_SEATS,
+    SEAT_SIZE,
+)
+from .rules import R_DEFENSE_BONUS, R_RAID_BONUS
+from .state import (
+    BUY_FAITHFUL,
+    BUY_RELIC,
+    BUY_TILE,
+    CELL,
+    CELLS,
+    DIRECTION,
+    FATE_DECK,
+    FLIP,
+    MAX_DICE,
+    MAX_P,
+    NUM_PHASES,
+    PASS,
+    PICK_FAITHFUL,
+    PICK_RELIC,
+    PLAY_GOLD,
+    RETREAT,
+    ROTATION,
+    SPOT,
+    SPOTS,
+    TARGET_SEAT,
+    Phase,
+)
+
+# values by type (read as constants by numba)
+RAID_VALUE = (F_RAID + 3.5 * F_DICE).astype(np.float64)
+DEFEND_VALUE = (F_DEFEND + 3.5 * F_DICE).astype(np.float64)
+GOLD_VALUE = F_GOLD.astype(np.float64) + np.where(np.arange(NF) == 0, 2.0, 0.0)
+BUY_VALUE = np.maximum(F_RAID + F_DEFEND + 2.0 * (F_DICE - 1), 0) + 0.8 * F_GOLD
+RELIC_VALUE = (2.0 * R_RAID_BONUS + 1.5 * R_DEFENSE_BONUS).astype(np.float64)
+for _r in range(NR):
+    if RELIC_VALUE[_r] == 0:
+        RELIC_VALUE[_r] = 0.5
+FLIP_WORTH = np.zeros(NT, np.float64)
+FLIP_WORTH[:5] = (2.0, 2.5, 0.5, 1.0, 3.0)  # Entrance, Pathway, Treasury, Sanctum, Heart
+FLIP_WORTH[5:] = 1.5
+
+
+@njit(cache=True)
+def _count(obs, o):
+    return int(obs[o] * 10.0 + 0.5)
+
+
+@njit(cache=True)
+def _phase(obs):
+    for k in range(NUM_PHASES):
+        if obs[O_PHASE + k] > 0.5:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def _my_gold(obs):
+    return int(obs[O_SEATS + 2] * 50.0 + 0.5)
+
+
+@njit(cache=True)
+def _grid(obs, seat, cell, k):
+    return obs[O_GRID + (seat * CELLS + cell) * CELL_SIZE + k]
+
+
+@njit(cache=True)
+def _defender_seat(obs):
+    for r in range(MAX_P):
+        for c in range(CELLS):
+            if _grid(obs, r, c, G_MARKER) > 0.5:
+                return r
+    return -1
+
+
+@njit(cache=True)
+def _marker(obs, seat):
+    for c in range(CELLS):
+        if _grid(obs, seat, c, G_MARKER) > 0.5:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def _heart(obs, seat):
+    for c in range(CELLS):
+        t = int(_grid(obs, seat, c, G_TYPE) * NT + 0.5) - 1
+        if t == HEART:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def _market(obs, mask, rng):
+    for t in range(NF):  # every Temple Faithful for gold: they return at Reinforce
+        if mask[PLAY_GOLD + t]:
+            return PLAY_GOLD + t
+    best, bv = -1, 1.2
+    for k in range(SPOTS):
+        if mask[BUY_FAITHFUL + k]:
+            o = O_FROW + k * (1 + NF) + 1
+            for t in range(NF):
+                if obs[o + t] > 0.5:
+                    v = BUY_VALUE[t] / max(1.0, F_COST[t] * 0.5)
+                    if v > bv:
+                        best, bv = BUY_FAITHFUL + k, v
+        if mask[BUY_RELIC + k]:
+            o = O_RROW + k * (1 + NR) + 1
+            for r in range(NR):
+                if obs[o + r] > 0.5:
+                    v = RELIC_VALUE[r] / max(1.0, R_COST[r] * 0.5)
+                    if v > bv:
+                        best, bv = BUY_RELIC + k, v
+    for c in range(CELLS):
+        if mask[FLIP + c]:
+            t = int(_grid(obs, 0, c, G_TYPE) * NT + 0.5) - 1
+            if 0 <= t < NT and FLIP_WORTH[t] > bv:
+                best, bv = FLIP + c, FLIP_WORTH[t]
+    if best >= 0:
+        return best
+    if mask[BUY_TILE] and _my_gold(obs) >= 6:
+        return BUY_TILE
+    return PASS
+
+
+@njit(cache=True)
+def _party_strength(obs):
+    s = 0.0
+    for t in range(NF):
+        s += _count(obs, O_MINE + NF + t) * RAID_VALUE[t]
+    return s
+
+
+@njit(cache=True)
+def _defense_seen(obs, seat):
+    """The Defense total as far as the observation shows it (dice, bonuses, the Tile)."""
+    total = 0.0
+    for i in range(MAX_DICE):
+        total += obs[O_COMBAT + MAX_DICE + i] * 6.0
+    for t in range(NF):
+        total += _count(obs, O_FIGHT + NF + t) * F_DEFEND[t]
+    c = _marker(obs, seat)
+    if c >= 0:
+        total += _grid(obs, seat, c, G_BONUS) * 2.0
+    return total + 1.0  # passive Shields, unseen
+
+
+@njit(cache=True)
+def act_one(obs, mask, rng):
+    """One heuristic decision for the observation ``obs`` with legal ``mask``."""
+    ph = _phase(obs)
+    if ph == Phase.MARKET:
+        return _market(obs, mask, rng)
+    if ph == Phase.DRAW:
+        for f in range(4):
+            if mask[FATE_DECK + f]:
+                return FATE_DECK + f
+    if ph == Phase.CYCLE or ph == Phase.SEARCH:
+        for r in range(NR):
+            if mask[PICK_RELIC + r]:
+                return PICK_RELIC + r
+        return PASS
+    if ph == Phase.RAID_TARGET:
+        if _party_strength(obs) < 7.0:
+            return PASS
+        best, bl = -1, 99.0
+        for k in range(3):
+            if mask[TARGET_SEAT + k]:
+                life = obs[O_SEATS + (k + 1) * SEAT_SIZE + 1]
+                if life < bl:
+                    best, bl = TARGET_SEAT + k, life
+        return best if best >= 0 else PASS
+    if ph == Phase.DEFEND:
+        c = _marker(obs, 0)
+        temple = 0
+        defending = 0
+        for t in range(NF):
+            temple += _count(obs, O_MINE + t)
+            defending += _count(obs, O_FIGHT + NF + t)
+        if c == _heart(obs, 0) or (defending == 0 and temple > 2):
+            best, bv = -1, -1.0
+            for t in range(NF):
+                if mask[PICK_FAITHFUL + t] and DEFEND_VALUE[t] > bv:
+                    best, bv = PICK_FAITHFUL + t, DEFEND_VALUE[t]
+            if best >= 0:
+                return best
+        return PASS
+    if ph == Phase.DISPATCH:
+        seat = _defender_seat(obs)
+        need = _defense_seen(obs, seat) + 1.0
+        have = 0.0
+        for t in range(NF):
+            have += _count(obs, O_FIGHT + t) * RAID_VALUE[t]
+        if have >= need and mask[PASS]:
+            return PASS
+        total = have + _party_strength(obs)
+        if total < need - 2.0 and mask[RETREAT]:
+            return RETREAT
+        best, bv = -1, -1.0
+        for t in range(NF):
+            if mask[PICK_FAITHFUL + t] and RAID_VALUE[t] > bv:
+                best, bv = PICK_FAITHFUL + t, RAID_VALUE[t]
+        if best >= 0:
+            return best
+        return PASS if mask[PASS] else RETREAT
+    if ph == Phase.RECALL:
+        best, bv = -1, -1.0
+        for t in range(NF):
+            if mask[PICK_FAITHFUL + t] and RAID_VALUE[t] > bv:
+                best, bv = PICK_FAITHFUL + t, RAID_VALUE[t]
+        return best
+    if ph == Phase.ADVANCE:
+        seat = _defender_seat(obs)
+        c = _marker(obs, seat)
+        heart = _heart(obs, seat)
+        if seat < 0 or c < 0 or heart < 0:
+            return random_legal(mask, rng)
+        best, bd = -1, 99
+        for d in range(4):
+            if mask[DIRECTION + d]:
+                r = c // 4 + (-1 if d == 0 else (1 if d == 2 else 0))
+                k = c % 4 + (1 if d == 1 else (-1 if d == 3 else 0))
+                dist = abs(r - heart // 4) + abs(k - heart % 4)
+                o = 4 * r + k
+                if 0 <= o < CELLS and _grid(obs, seat, o, G_CONQUERED) > 0.5:
+                    dist += 1
+                if dist < bd:
+                    best, bd = DIRECTION + d, dist
+        if best >= 0 and _party_strength(obs) > 0.0:
+            return best
+        return RETREAT
+    if ph == Phase.TRAP_DISCARD:
+        best, bv = -1, 99.0
+        for t in range(NF):
+            if mask[PICK_FAITHFUL + t] and RAID_VALUE[t] < bv:
+                best, bv = PICK_FAITHFUL + t, RAID_VALUE[t]
+        return best
+    if ph == Phase.REINFORCE:
+        pool = 0
+        for t in range(NF):
+            pool += _count(obs, O_MINE + 2 * NF + t)
+        best, bv = -1, 0.0
+        for t in range(NF):
+            if mask[PICK_FAITHFUL + t]:
+                v = GOLD_VALUE[t] + 0.5 * DEFEND_VALUE[t] - RAID_VALUE[t] + 2.0
+                if v > bv:
+                    best, bv = PICK_FAITHFUL + t, v
+        if best >= 0 and pool > 1:
+            return best
+        return PASS
+    if ph == Phase.PLACE_CELL or ph == Phase.PLACE_ROT or ph == Phase.FLIP_ROT:
+        for a in range(mask.shape[0]):
+            if mask[a] and (CELL <= a < CELL + CELLS or ROTATION <= a < ROTATION + 4):
+                return a
+    if ph == Phase.COVER_RELIC or ph == Phase.COVER_FAITHFUL:
+        for a in range(SPOT, SPOT + 2 * SPOTS):
+            if mask[a]:
+                return a
+    return random_legal(mask, rng)
+
+
+@njit(cache=True, parallel=True)
+def act_batch(obs, masks, rng, out):
+    """Heuristic actions for a batch; ``rng`` is (B, 4) generator words (mutated)."""
+    for i in prange(obs.shape[0]):
+        out[i] = act_one(obs[i], masks[i], rng[i])
+
+
+@njit(cache=True)
+def act_serial(obs, masks, rng, out):
+    """:func:`act_batch` without threads (cheaper for a few rows)."""
+    for i in range(obs.shape[0]):
+        out[i] = act_one(obs[i], masks[i], rng[i])
+
+
+def heuristic_actions(obs: np.ndarray, masks: np.ndarray, rng: np.ndarray) -> np.ndarray:
+    """Heuristic actions for (B, D) observations and (B, A) masks (rng: (B, 4) int64)."""
+    out = np.empty(obs.shape[0], np.int64)
+    (act_serial if len(obs) < SERIAL_BELOW else act_batch)(obs, masks, rng, out)
+    return out
+
+
+__all__ = ["act_one", "heuristic_actions", "G_DOORS", "G_PRESENT", "G_STATIONS"]

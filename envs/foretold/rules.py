@@ -1,0 +1,1501 @@
+"""Foretold rules (RULES.md) as numba kernels over one record.
+
+Control flow: each kernel resolves as far as it can and leaves ``rec["phase"]`` at the
+next decision; ``apply_action`` then sets ``current_player`` from the phase. No kernel
+calls back up the chain (numba needs an acyclic call graph): the end of a turn is the
+last step of Reinforce or of an elimination of the turn player, and starts the next.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fatezoo.envs.core.dice import roll
+from fatezoo.envs.core.kernels import split_rewards
+from fatezoo.envs.core.rng import next_u32, randint, shuffle
+from fatezoo.envs.core.state import REWARD_SCORE
+
+from .cards import (
+    C_BASE,
+    C_COPIES,
+    C_FATE,
+    EFFECT,
+    ENTRANCE,
+    F_A,
+    F_B,
+    F_BASE,
+    F_COPIES,
+    F_COST,
+    F_DEFEND,
+    F_DICE,
+    F_EFFECT,
+    F_GOLD,
+    F_RAID,
+    F_STARTING,
+    F_WHEN,
+    HEART,
+    NC,
+    NF,
+    NR,
+    NT,
+    R_A,
+    R_BASE,
+    R_COPIES,
+    R_COST,
+    R_EFFECT,
+    R_FATE,
+    R_IS_FATE,
+    R_SLOT,
+    R_WHEN,
+    T_A,
+    T_ALTARS,
+    T_BONUS,
+    T_COPIES,
+    T_DOORS,
+    T_EFFECT,
+    T_FLIP,
+    T_KIND,
+    T_STATIONS,
+    T_WHEN,
+    TREASURY,
+    WHEN,
+)
+from .state import (
+    BUY_FAITHFUL,
+    BUY_RELIC,
+    BUY_TILE,
+    CELL,
+    CELLS,
+    COMBAT_DIE,
+    DIRECTION,
+    FATE_DECK,
+    FATE_PRICE,
+    FLIP,
+    GOLD_CAP,
+    MAX_DICE,
+    MAX_LIFE,
+    MAX_MOVES,
+    MAX_P,
+    PASS,
+    PICK_FAITHFUL,
+    PICK_RELIC,
+    PLAY_GOLD,
+    RETREAT,
+    ROTATION,
+    SMITING_DIE,
+    SPOT,
+    SPOTS,
+    START_CELL,
+    TARGET_SEAT,
+    TILE_PRICE,
+    Phase,
+)
+
+# ---- effect tables as plain int arrays (numba reads module globals as constants)
+E = EFFECT
+W_GOLD, W_FIGHT, W_ON_SMITE, W_SMITE, W_PASSIVE, W_FLIP, W_SPRING = (
+    WHEN.index(x) for x in ("gold", "fight", "on_smite", "smite", "passive", "flip", "spring"))
+E_DEVOTEE_GOLD, E_DRAW_FATE, E_HEAL, E_MARKET_CYCLE = (
+    E["DEVOTEE_GOLD"], E["DRAW_FATE"], E["HEAL"], E["MARKET_CYCLE"])
+E_SMASH, E_STEAL, E_DAMAGE = E["SMASH_RELIC"], E["STEAL_GOLD"], E["DAMAGE"]
+E_TRAP_DISCARD, E_TRAP_DAMAGE, E_TRAP_END = E["TRAP_DISCARD"], E["TRAP_DAMAGE"], E["TRAP_END_RAID"]
+E_SEARCH = E["SEARCH_RELIC"]
+
+
+def _passive(when, effect, a, name, on=W_PASSIVE):
+    return np.where((when == on) & (effect == E[name]), a, 0).astype(np.int64)
+
+
+R_RAID_BONUS = _passive(R_WHEN, R_EFFECT, R_A, "RAID_BONUS") + _passive(
+    R_WHEN, R_EFFECT, R_A, "FIGHT_BONUS")
+R_DEFENSE_BONUS = _passive(R_WHEN, R_EFFECT, R_A, "DEFENSE_BONUS") + _passive(
+    R_WHEN, R_EFFECT, R_A, "FIGHT_BONUS")
+R_TURN_GOLD = _passive(R_WHEN, R_EFFECT, R_A, "TURN_GOLD")
+R_SMITE_REDUCE = _passive(R_WHEN, R_EFFECT, R_A, "SMITE_REDUCE")
+T_RAID_BONUS = _passive(T_WHEN, T_EFFECT, T_A, "RAID_BONUS")  # B-side rooms
+T_TURN_GOLD = _passive(T_WHEN, T_EFFECT, T_A, "TURN_GOLD")
+T_TURN_HEAL = _passive(T_WHEN, T_EFFECT, T_A, "TURN_HEAL")
+F_SMITE_BONUS = _passive(F_WHEN, F_EFFECT, F_A, "SMITE_BONUS", W_SMITE)
+F_ALLY = _passive(F_WHEN, F_EFFECT, F_A, "ALLY_BONUS", W_FIGHT)
+F_LOW_DIE = _passive(F_WHEN, F_EFFECT, F_A, "LOW_DIE_BONUS", W_FIGHT)
+F_LOW_FACE = np.where(F_LOW_DIE > 0, F_B, 0).astype(np.int64)
+F_STEAL_ON_SMITE = _passive(F_WHEN, F_EFFECT, F_A, "STEAL_GOLD", W_ON_SMITE)
+F_SMASH_ON_SMITE = np.where((F_WHEN == W_ON_SMITE) & (F_EFFECT == E_SMASH), 1, 0).astype(
+    np.int64)
+STEP_ROW = np.array([-1, 0, 1, 0], np.int64)  # N E S W
+STEP_COL = np.array([0, 1, 0, -1], np.int64)
+
+# ---------------------------------------------------------------- small helpers
+
+
+@njit(cache=True)
+def rotate(bits, r):
+    """Doorway bits turned ``r`` quarter turns clockwise (N -> E -> S -> W)."""
+    r = r % 4
+    return ((bits << r) | (bits >> (4 - r))) & 15
+
+
+@njit(cache=True)
+def tile_doors(rec, p, c):
+    """Current doorway bits of the Tile in cell ``c`` of seat ``p`` (0 if empty)."""
+    t = int(rec["grid"][p, c])
+    if t < 0:
+        return 0
+    return rotate(T_DOORS[t, rec["side"][p, c]], rec["rot"][p, c])
+
+
+@njit(cache=True)
+def neighbour(c, d):
+    """The cell next to ``c`` in direction ``d`` (0 N, 1 E, 2 S, 3 W), -1 off the grid."""
+    r = c // 4 + STEP_ROW[d]
+    k = c % 4 + STEP_COL[d]
+    if r < 0 or r > 3 or k < 0 or k > 3:
+        return -1
+    return 4 * r + k
+
+
+@njit(cache=True)
+def legal_doors(occ, doors):
+    """R27 on per-cell occupancy and doorway bits.
+
+    Matching doorways, nothing north of the Entrance, every Tile reached from the
+    Entrance (the cell where ``occ == 2``).
+    """
+    ent = -1
+    for c in range(CELLS):
+        if occ[c] == 2:
+            ent = c
+    if ent < 0:
+        return False
+    up = neighbour(ent, 0)
+    if up >= 0 and occ[up]:
+        return False
+    for c in range(CELLS):
+        if not occ[c]:
+            continue
+        for d in range(4):
+            o = neighbour(c, d)
+            if o >= 0 and occ[o]:
+                mine = (doors[c] >> d) & 1
+                theirs = (doors[o] >> ((d + 2) % 4)) & 1
+                if mine != theirs:
+                    return False
+    seen = np.zeros(CELLS, np.int8)
+    todo = np.zeros(CELLS, np.int64)
+    top = 0
+    todo[top] = ent
+    top += 1
+    seen[ent] = 1
+    while top > 0:
+        top -= 1
+        c = todo[top]
+        for d in range(4):
+            if (doors[c] >> d) & 1:
+                o = neighbour(c, d)
+                if o >= 0 and occ[o] and not seen[o]:
+                    seen[o] = 1
+                    todo[top] = o
+                    top += 1
+    for c in range(CELLS):
+        if occ[c] and not seen[c]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def legal_with(rec, p, cell, t, side, r):
+    """Whether seat ``p``'s Temple is legal with Tile type ``t`` (side, rotation) in ``cell``."""
+    occ = np.zeros(CELLS, np.int8)
+    doors = np.zeros(CELLS, np.int64)
+    for c in range(CELLS):
+        g = int(rec["grid"][p, c])
+        if c == cell:
+            g = t
+        if g >= 0:
+            occ[c] = 2 if g == ENTRANCE else 1
+            if c == cell:
+                doors[c] = rotate(T_DOORS[t, side], r)
+            else:
+                doors[c] = tile_doors(rec, p, c)
+    return legal_doors(occ, doors)
+
+
+@njit(cache=True)
+def temple_sum(rec, p, table):
+    """Sum of ``table[type, side]`` over seat ``p``'s Tiles (Stations, Altars...)."""
+    s = 0
+    for c in range(CELLS):
+        t = int(rec["grid"][p, c])
+        if t >= 0:
+            s += table[t, rec["side"][p, c]]
+    return s
+
+
+@njit(cache=True)
+def b_side_sum(rec, p, table):
+    """Sum of a passive B-side Tile ability ``table[type]`` over seat ``p``'s flipped Tiles."""
+    s = 0
+    for c in range(CELLS):
+        t = int(rec["grid"][p, c])
+        if t >= 0 and rec["side"][p, c] == 1:
+            s += table[t]
+    return s
+
+
+@njit(cache=True)
+def relic_sum(rec, p, table):
+    s = 0
+    for r in range(NR):
+        s += rec["r_owned"][p, r] * table[r]
+    return s
+
+
+@njit(cache=True)
+def count(row):
+    s = 0
+    for i in range(row.shape[0]):
+        s += row[i]
+    return s
+
+
+@njit(cache=True)
+def add_gold(rec, p, x):
+    rec["gold"][p] = min(GOLD_CAP, max(0, rec["gold"][p] + x))
+
+
+@njit(cache=True)
+def heal(rec, p, x):
+    """Heal ``x``, never above 20 (R80)."""
+    if rec["alive"][p]:
+        rec["life"][p] = min(MAX_LIFE, rec["life"][p] + x)
+
+
+@njit(cache=True)
+def push_bottom(arr, n, x):
+    """Put ``x`` under a stack of ``n`` cards (index 0 = bottom); returns the new size."""
+    for i in range(n, 0, -1):
+        arr[i] = arr[i - 1]
+    arr[0] = x
+    return n + 1
+
+
+@njit(cache=True)
+def take_at(arr, n, i):
+    """Remove entry ``i`` of a stack of ``n``; returns it."""
+    x = arr[i]
+    for j in range(i, n - 1):
+        arr[j] = arr[j + 1]
+    arr[n - 1] = -1
+    return x
+
+
+@njit(cache=True)
+def lowest_empty(counts):
+    for k in range(SPOTS):
+        if counts[k] == 0:
+            return k
+    return -1
+
+
+# ---------------------------------------------------------------- setup
+
+
+@njit(cache=True)
+def reset_game(rec):
+    """R1-R9: Temples, Life, starting Faithful, the Marketplace, shuffled decks, first player."""
+    n = int(rec["num_players"])
+    rng = rec["rng"]
+    for p in range(MAX_P):
+        live = p < n
+        rec["life"][p] = MAX_LIFE if live else 0
+        rec["alive"][p] = 1 if live else 0
+        rec["gold"][p] = 0
+        for t in range(NF):
+            rec["f_temple"][p, t] = 0
+            rec["f_party"][p, t] = 0
+            rec["f_discard"][p, t] = 0
+            rec["f_pool"][p, t] = 0
+        for r in range(NR):
+            rec["r_owned"][p, r] = 0
+        for k in range(NC):
+            rec["c_hand"][p, k] = 0
+        for c in range(CELLS):
+            rec["grid"][p, c] = -1
+            rec["side"][p, c] = 0
+            rec["rot"][p, c] = 0
+    for t in range(NF):
+        rec["f_fight"][0, t] = 0
+        rec["f_fight"][1, t] = 0
+        rec["f_defeated"][t] = 0
+        rec["f_out"][t] = 0
+    # starting Faithful (R4): per seat High Priest, Acolyte, 2 Guards; 2 Guards + 2 Acolytes
+    # open the Faithful Row (R5); absent seats' starting Faithful are out of the game
+    for p in range(MAX_P):
+        if p < n:
+            rec["f_temple"][p, 0] = 1
+            rec["f_temple"][p, 1] = 1
+            rec["f_temple"][p, 2] = 2
+        else:
+            rec["f_out"][0] += 1
+            rec["f_out"][1] += 1
+            rec["f_out"][2] += 2
+    for k in range(SPOTS):
+        rec["f_row_n"][k] = 0
+        rec["r_row_n"][k] = 0
+        for i in range(rec["f_row"].shape[1]):
+            rec["f_row"][k, i] = -1
+            rec["r_row"][k, i] = -1
+    for k in range(4):
+        rec["f_row"][k, 0] = 2 if k < 2 else 1
+        rec["f_row_n"][k] = 1
+    # decks (R6)
+    m = 0
+    for i in range(rec["f_deck"].shape[0]):
+        rec["f_deck"][i] = -1
+    for t in range(NF):
+        if F_STARTING[t]:
+            continue
+        if F_BASE[t]:
+            for _ in range(F_COPIES[t]):
+                rec["f_deck"][m] = t
+                m += 1
+        else:
+            rec["f_out"][t] = F_COPIES[t]
+    rec["f_deck_n"] = m
+    shuffle(rec["f_deck"], m, rng)
+    m = 0
+    for i in range(rec["r_deck"].shape[0]):
+        rec["r_deck"][i] = -1
+    for r in range(NR):
+        rec["r_out"][r] = 0
+        if R_BASE[r]:
+            for _ in range(R_COPIES[r]):
+                rec["r_deck"][m] = r
+                m += 1
+        else:
+            rec["r_out"][r] = R_COPIES[r]
+    rec["r_deck_n"] = m
+    shuffle(rec["r_deck"], m, rng)
+    for k in range(NC):
+        rec["c_discard"][k] = 0
+        rec["c_out"][k] = 0 if C_BASE[k] else C_COPIES[k]
+    for f in range(4):
+        m = 0
+        for i in range(rec["c_deck"].shape[1]):
+            rec["c_deck"][f, i] = -1
+        for k in range(NC):
+            if C_BASE[k] and C_FATE[k] == f:
+                for _ in range(C_COPIES[k]):
+                    rec["c_deck"][f, m] = k
+                    m += 1
+        rec["c_deck_n"][f] = m
+        shuffle(rec["c_deck"][f], m, rng)
+    # Tiles (R2, R8): the T per seat; absent seats' Starting Tiles are out of the game
+    for t in range(NT):
+        rec["t_out"][t] = 0
+    for t in range(5):
+        for p in range(MAX_P):
+            if p < n:
+                rec["grid"][p, START_CELL[t]] = t
+                if t == TREASURY and rec["two_player_variant"]:
+                    rec["side"][p, START_CELL[t]] = 1
+            else:
+                rec["t_out"][t] += 1
+    m = 0
+    for i in range(rec["t_deck"].shape[0]):
+        rec["t_deck"][i] = -1
+    for t in range(5, NT):
+        for _ in range(T_COPIES[t]):
+            rec["t_deck"][m] = t
+            m += 1
+    rec["t_deck_n"] = m
+    shuffle(rec["t_deck"], m, rng)
+    rec["f_held"] = -1
+    rec["r_held"] = -1
+    rec["t_held"] = -1
+    rec["sel_cell"] = -1
+    rec["draws"] = 0
+    rec["draw_in_raid"] = 0
+    rec["search"] = 0
+    rec["winner"] = -1
+    clear_raid(rec)
+    for s in range(2):
+        rec["dice_n"][s] = 0
+        rec["totals"][s] = 0
+        for i in range(MAX_DICE):
+            rec["dice"][s, i] = 0
+    rec["smite_roll"] = 0
+    first = randint(rng, n)  # R7
+    rec["turn_player"] = first
+    start_turn(rec)
+    set_current(rec)
+
+
+@njit(cache=True)
+def clear_raid(rec):
+    rec["defender"] = -1
+    rec["marker"] = -1
+    for c in range(CELLS):
+        rec["visited"][c] = 0
+        rec["conquered"][c] = 0
+    rec["moves"] = 0
+    rec["picked"] = 0
+    rec["trap_left"] = 0
+    rec["vandals"] = 0
+
+
+@njit(cache=True)
+def set_current(rec):
+    if rec["phase"] == Phase.DEFEND:
+        rec["current_player"] = int(rec["defender"])
+    elif rec["phase"] != Phase.OVER:
+        rec["current_player"] = int(rec["turn_player"])
+
+
+# ---------------------------------------------------------------- the end
+
+
+@njit(cache=True)
+def win(rec, w):
+    """R84-R85: ``w`` wins; zero-sum win rewards (R92)."""
+    n = int(rec["num_players"])
+    scores = np.zeros(n)
+    scores[w] = 1.0
+    split_rewards(rec, scores, False)
+    rec["winner"] = w
+    rec["phase"] = Phase.OVER
+    clear_raid(rec)
+
+
+@njit(cache=True)
+def living(rec):
+    k = 0
+    for p in range(rec["num_players"]):
+        k += rec["alive"][p]
+    return k
+
+
+@njit(cache=True)
+def eliminate(rec, q):
+    """R81: ``q`` is out; Relics and non-starting Faithful shuffle into their decks."""
+    rec["alive"][q] = 0
+    rec["life"][q] = 0
+    rec["gold"][q] = 0
+    rng = rec["rng"]
+    for r in range(NR):
+        while rec["r_owned"][q, r] > 0:
+            rec["r_owned"][q, r] -= 1
+            rec["r_deck"][rec["r_deck_n"]] = r
+            rec["r_deck_n"] += 1
+    shuffle(rec["r_deck"], rec["r_deck_n"], rng)
+    for t in range(NF):
+        k = rec["f_temple"][q, t] + rec["f_party"][q, t] + rec["f_discard"][q, t] \
+            + rec["f_pool"][q, t]
+        rec["f_temple"][q, t] = 0
+        rec["f_party"][q, t] = 0
+        rec["f_discard"][q, t] = 0
+        rec["f_pool"][q, t] = 0
+        if rec["defender"] == q:
+            k += rec["f_fight"][1, t] + rec["f_defeated"][t]
+            rec["f_fight"][1, t] = 0
+            rec["f_defeated"][t] = 0
+        if rec["defender"] >= 0 and rec["turn_player"] == q:
+            # the Raider is out: the Raid ends, the Defenders go home (R60, R83)
+            k += rec["f_fight"][0, t]
+            rec["f_fight"][0, t] = 0
+            d = rec["defender"]
+            rec["f_temple"][d, t] += rec["f_fight"][1, t] + rec["f_defeated"][t]
+            rec["f_fight"][1, t] = 0
+            rec["f_defeated"][t] = 0
+        if F_STARTING[t]:
+            rec["f_out"][t] += k
+        else:
+            for _ in range(k):
+                rec["f_deck"][rec["f_deck_n"]] = t
+                rec["f_deck_n"] += 1
+    shuffle(rec["f_deck"], rec["f_deck_n"], rng)
+    for k in range(NC):
+        rec["c_discard"][k] += rec["c_hand"][q, k]
+        rec["c_hand"][q, k] = 0
+    if living(rec) == 1:
+        for p in range(rec["num_players"]):
+            if rec["alive"][p]:
+                win(rec, p)
+
+
+@njit(cache=True)
+def damage(rec, p, x):
+    """``p`` loses ``x`` Life (R80); at 0 they are eliminated (R81). Score shaping (R93)."""
+    if x <= 0 or not rec["alive"][p]:
+        return
+    lost = min(x, rec["life"][p])
+    rec["life"][p] -= lost
+    if rec["reward_mode"] == REWARD_SCORE:
+        others = living(rec) - 1
+        if others > 0:
+            rec["rewards"][p] -= lost / MAX_LIFE
+            for q in range(rec["num_players"]):
+                if q != p and rec["alive"][q]:
+                    rec["rewards"][q] += lost / (MAX_LIFE * others)
+    if rec["life"][p] == 0:
+        eliminate(rec, p)
+
+
+# ---------------------------------------------------------------- the turn
+
+
+@njit(cache=True)
+def fate_relics_complete(rec, p):
+    """R85: ``p`` holds all four Fate Relics of one Fate."""
+    for f in range(4):
+        k = 0
+        for r in range(NR):
+            if R_IS_FATE[r] and R_FATE[r] == f and rec["r_owned"][p, r] > 0:
+                k += 1
+        if k == 4:
+            return True
+    return False
+
+
+@njit(cache=True)
+def start_turn(rec):
+    """R10: the start-of-turn check and effects, then Reveal (R11)."""
+    t = int(rec["turn_player"])
+    if fate_relics_complete(rec, t):
+        win(rec, t)
+        return
+    heal(rec, t, b_side_sum(rec, t, T_TURN_HEAL))
+    rec["devotees"] = 0
+    reveal_relic(rec)
+
+
+@njit(cache=True)
+def reveal_relic(rec):
+    if rec["r_deck_n"] > 0:
+        rec["r_deck_n"] -= 1
+        x = rec["r_deck"][rec["r_deck_n"]]
+        rec["r_deck"][rec["r_deck_n"]] = -1
+        k = lowest_empty(rec["r_row_n"])
+        if k < 0:
+            rec["r_held"] = x
+            rec["phase"] = Phase.COVER_RELIC
+            return
+        rec["r_row"][k, 0] = x
+        rec["r_row_n"][k] = 1
+    reveal_faithful(rec)
+
+
+@njit(cache=True)
+def reveal_faithful(rec):
+    if rec["f_deck_n"] > 0:
+        rec["f_deck_n"] -= 1
+        x = rec["f_deck"][rec["f_deck_n"]]
+        rec["f_deck"][rec["f_deck_n"]] = -1
+        k = lowest_empty(rec["f_row_n"])
+        if k < 0:
+            rec["f_held"] = x
+            rec["phase"] = Phase.COVER_FAITHFUL
+            return
+        rec["f_row"][k, 0] = x
+        rec["f_row_n"][k] = 1
+    begin_market(rec)
+
+
+@njit(cache=True)
+def begin_market(rec):
+    """R26: passive gold when the Marketplace Step begins."""
+    t = int(rec["turn_player"])
+    add_gold(rec, t, b_side_sum(rec, t, T_TURN_GOLD) + relic_sum(rec, t, R_TURN_GOLD))
+    rec["phase"] = Phase.MARKET
+
+
+@njit(cache=True)
+def end_turn(rec):
+    """The turn is over: the next living player clockwise starts theirs (R7, R82)."""
+    rec["turn"] += 1
+    n = int(rec["num_players"])
+    t = int(rec["turn_player"])
+    for k in range(1, n + 1):
+        q = (t + k) % n
+        if rec["alive"][q]:
+            rec["turn_player"] = q
+            break
+    start_turn(rec)
+
+
+# ---------------------------------------------------------------- Marketplace
+
+
+@njit(cache=True)
+def fate_relics_of(rec, p, f):
+    k = 0
+    for r in range(NR):
+        if R_IS_FATE[r] and R_FATE[r] == f:
+            k += rec["r_owned"][p, r]
+    return k
+
+
+@njit(cache=True)
+def can_take_relic(rec, p, r):
+    """R19-R20: a Basic Relic always; a Fate Relic needs an open Altar after the switch."""
+    if not R_IS_FATE[r]:
+        return True
+    return temple_sum(rec, p, T_ALTARS) > fate_relics_of(rec, p, R_FATE[r])
+
+
+@njit(cache=True)
+def return_to_row(rec, r):
+    """R20: a returned Fate Relic goes to the lowest empty spot, else the smallest pile."""
+    k = lowest_empty(rec["r_row_n"])
+    if k < 0:
+        k = 0
+        for j in range(1, SPOTS):
+            if rec["r_row_n"][j] < rec["r_row_n"][k]:
+                k = j
+    rec["r_row"][k, rec["r_row_n"][k]] = r
+    rec["r_row_n"][k] += 1
+
+
+@njit(cache=True)
+def take_relic(rec, p, r):
+    """``p`` acquires Relic ``r``: a Fate Relic of another Fate first returns the old ones."""
+    if R_IS_FATE[r]:
+        for o in range(NR):
+            if R_IS_FATE[o] and R_FATE[o] != R_FATE[r]:
+                while rec["r_owned"][p, o] > 0:
+                    rec["r_owned"][p, o] -= 1
+                    return_to_row(rec, o)
+    rec["r_owned"][p, r] += 1
+
+
+@njit(cache=True)
+def can_place_anywhere(rec, p, t, side):
+    for c in range(CELLS):
+        if rec["grid"][p, c] < 0:
+            for r in range(4):
+                if legal_with(rec, p, c, t, side, r):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def can_flip(rec, p, c):
+    t = int(rec["grid"][p, c])
+    if t < 0 or rec["side"][p, c] != 0 or T_FLIP[t] <= 0 or T_FLIP[t] > rec["gold"][p]:
+        return False
+    for r in range(4):
+        if flip_rotation_ok(rec, p, c, r):
+            return True
+    return False
+
+
+@njit(cache=True)
+def flip_rotation_ok(rec, p, c, r):
+    t = int(rec["grid"][p, c])
+    if t == ENTRANCE and r != rec["rot"][p, c]:
+        return False  # the Entrance is never rotated (R24)
+    return legal_with(rec, p, c, t, 1, r)
+
+
+@njit(cache=True)
+def search_matches(rec, p, r, a):
+    """Whether Relic type ``r`` answers a SEARCH_RELIC ``a`` (R39) and ``p`` may take it."""
+    if a >= 0:
+        ok = r == a
+    elif a == -1:
+        ok = R_IS_FATE[r] == 1
+    elif a == -2:
+        ok = R_IS_FATE[r] == 1 and R_SLOT[r] == 3
+    else:
+        ok = R_IS_FATE[r] == 1 and R_SLOT[r] == 0
+    return ok and can_take_relic(rec, p, r)
+
+
+@njit(cache=True)
+def search_options(rec, p):
+    k = 0
+    for i in range(rec["r_deck_n"]):
+        if search_matches(rec, p, rec["r_deck"][i], rec["search"]):
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def any_fate_deck(rec):
+    for f in range(4):
+        if rec["c_deck_n"][f] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def any_pile(rec):
+    for k in range(SPOTS):
+        if rec["f_row_n"][k] > 0 or rec["r_row_n"][k] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def draw_fate(rec, p, f):
+    """``p`` draws the top card of Fate Deck ``f`` into their hand (R77); empty: nothing."""
+    if rec["c_deck_n"][f] > 0:
+        rec["c_deck_n"][f] -= 1
+        k = int(rec["c_deck"][f, rec["c_deck_n"][f]])
+        rec["c_deck"][f, rec["c_deck_n"][f]] = -1
+        rec["c_hand"][p, k] += 1
+
+
+@njit(cache=True)
+def play_for_gold(rec, p, t):
+    """R15-R16: a Temple Faithful goes to the Discard Pile; its gold and gold effects."""
+    rec["f_temple"][p, t] -= 1
+    rec["f_discard"][p, t] += 1
+    add_gold(rec, p, F_GOLD[t])
+    if F_WHEN[t] != W_GOLD:
+        return
+    e = F_EFFECT[t]
+    if e == E_DEVOTEE_GOLD:
+        add_gold(rec, p, F_A[t] + rec["devotees"])
+        rec["devotees"] += 1
+    elif e == E_DRAW_FATE:
+        if any_fate_deck(rec):
+            rec["draws"] = F_A[t]
+            rec["draw_in_raid"] = 0
+            rec["phase"] = Phase.DRAW
+    elif e == E_HEAL:
+        heal(rec, p, F_A[t])
+    elif e == E_MARKET_CYCLE:
+        if any_pile(rec):
+            rec["phase"] = Phase.CYCLE
+
+
+@njit(cache=True)
+def market_legal(rec, mask):
+    p = int(rec["turn_player"])
+    g = rec["gold"][p]
+    for t in range(NF):
+        if rec["f_temple"][p, t] > 0:
+            mask[PLAY_GOLD + t] = 1
+    for k in range(SPOTS):
+        m = rec["f_row_n"][k]
+        if m > 0 and F_COST[rec["f_row"][k, m - 1]] <= g:
+            mask[BUY_FAITHFUL + k] = 1
+        m = rec["r_row_n"][k]
+        if m > 0:
+            r = int(rec["r_row"][k, m - 1])
+            if R_COST[r] <= g and can_take_relic(rec, p, r):
+                mask[BUY_RELIC + k] = 1
+    if rec["t_deck_n"] > 0 and g >= TILE_PRICE:
+        # every deck Tile shows the same A-side, so the top Tile's type does not matter
+        if can_place_anywhere(rec, p, rec["t_deck"][rec["t_deck_n"] - 1], 0):
+            mask[BUY_TILE] = 1
+    if g >= FATE_PRICE:
+        for f in range(4):
+            if rec["c_deck_n"][f] > 0:
+                mask[FATE_DECK + f] = 1
+    for c in range(CELLS):
+        if can_flip(rec, p, c):
+            mask[FLIP + c] = 1
+    mask[PASS] = 1
+
+
+@njit(cache=True)
+def market_apply(rec, a):
+    p = int(rec["turn_player"])
+    if a == PASS:
+        begin_raid_step(rec)
+    elif a < PLAY_GOLD + NF:
+        play_for_gold(rec, p, a - PLAY_GOLD)
+    elif a < BUY_FAITHFUL + SPOTS:
+        k = a - BUY_FAITHFUL
+        rec["f_row_n"][k] -= 1
+        t = int(rec["f_row"][k, rec["f_row_n"][k]])
+        rec["f_row"][k, rec["f_row_n"][k]] = -1
+        add_gold(rec, p, -F_COST[t])
+        rec["f_discard"][p, t] += 1
+    elif a < BUY_RELIC + SPOTS:
+        k = a - BUY_RELIC
+        rec["r_row_n"][k] -= 1
+        r = int(rec["r_row"][k, rec["r_row_n"][k]])
+        rec["r_row"][k, rec["r_row_n"][k]] = -1
+        add_gold(rec, p, -R_COST[r])
+        take_relic(rec, p, r)
+    elif a == BUY_TILE:
+        add_gold(rec, p, -TILE_PRICE)
+        rec["t_deck_n"] -= 1
+        rec["t_held"] = rec["t_deck"][rec["t_deck_n"]]
+        rec["t_deck"][rec["t_deck_n"]] = -1
+        rec["phase"] = Phase.PLACE_CELL
+    elif a < FATE_DECK + 4:
+        add_gold(rec, p, -FATE_PRICE)
+        draw_fate(rec, p, a - FATE_DECK)
+    else:  # flip
+        rec["sel_cell"] = a - FLIP
+        rec["phase"] = Phase.FLIP_ROT
+
+
+@njit(cache=True)
+def flip_tile(rec, p, c, r):
+    """R32: pay the Flip Cost, turn to the B-side (seen by all), then ``when=flip``."""
+    t = int(rec["grid"][p, c])
+    add_gold(rec, p, -T_FLIP[t])
+    rec["side"][p, c] = 1
+    rec["rot"][p, c] = r
+    rec["sel_cell"] = -1
+    rec["phase"] = Phase.MARKET
+    if T_WHEN[t] == W_FLIP and T_EFFECT[t] == E_SEARCH:
+        rec["search"] = T_A[t]
+        if search_options(rec, p) > 0:
+            rec["phase"] = Phase.SEARCH
+        else:
+            shuffle(rec["r_deck"], rec["r_deck_n"], rec["rng"])
+
+
+# ---------------------------------------------------------------- Raid
+
+
+@njit(cache=True)
+def begin_raid_step(rec):
+    """R45: a Raid needs a Raiding Party and a living opponent; else on to Reinforce."""
+    p = int(rec["turn_player"])
+    if count(rec["f_party"][p]) > 0 and living(rec) > 1:
+        rec["phase"] = Phase.RAID_TARGET
+    else:
+        start_reinforce(rec)
+
+
+@njit(cache=True)
+def start_raid(rec, q):
+    clear_raid(rec)
+    rec["defender"] = q
+    for c in range(CELLS):
+        if rec["grid"][q, c] == ENTRANCE:
+            rec["marker"] = c
+    arrive(rec)
+
+
+@njit(cache=True)
+def arrive(rec):
+    """R46, R37: the Marker lands; a Trap springs; Station Tiles may be Defended."""
+    q = int(rec["defender"])
+    c = int(rec["marker"])
+    if rec["visited"][c]:
+        rec["phase"] = Phase.ADVANCE
+        return
+    rec["visited"][c] = 1
+    t = int(rec["grid"][q, c])
+    if T_KIND[t] == 1 and rec["side"][q, c] == 0:  # an unsprung Trap springs
+        rec["side"][q, c] = 1
+        e = T_EFFECT[t]
+        p = int(rec["turn_player"])
+        if e == E_TRAP_DISCARD:
+            if count(rec["f_party"][p]) > 0:
+                rec["trap_left"] = T_A[t]
+                rec["phase"] = Phase.TRAP_DISCARD
+                return
+        elif e == E_TRAP_DAMAGE:
+            damage(rec, p, T_A[t])
+            if rec["phase"] == Phase.OVER:
+                return
+            if not rec["alive"][p]:
+                clear_raid(rec)
+                end_turn(rec)  # R82: eliminated on their own turn
+                return
+        elif e == E_TRAP_END:
+            end_raid(rec)
+            return
+    offer_defense(rec)
+
+
+@njit(cache=True)
+def offer_defense(rec):
+    q = int(rec["defender"])
+    c = int(rec["marker"])
+    t = int(rec["grid"][q, c])
+    if T_STATIONS[t, rec["side"][q, c]] > 0 and not rec["conquered"][c]:
+        if count(rec["f_temple"][q]) > 0:
+            rec["picked"] = 0
+            rec["phase"] = Phase.DEFEND
+        else:
+            conquer(rec)
+    else:
+        rec["phase"] = Phase.ADVANCE
+
+
+@njit(cache=True)
+def conquer(rec):
+    c = int(rec["marker"])
+    rec["conquered"][c] = 1
+    if rec["grid"][rec["defender"], c] == HEART:
+        smite(rec)
+    else:
+        rec["phase"] = Phase.ADVANCE
+
+
+@njit(cache=True)
+def roll_side(rec, s):
+    k = 0
+    for t in range(NF):
+        k += rec["f_fight"][s, t] * F_DICE[t]
+    k = min(k, MAX_DICE)
+    rec["dice_n"][s] = k
+    for i in range(MAX_DICE):
+        rec["dice"][s, i] = roll(COMBAT_DIE, rec["rng"]) if i < k else 0
+
+
+@njit(cache=True)
+def side_total(rec, s):
+    """R52: one side's Combat Roll.
+
+    Dice are assigned by R50's reading: the lowest dice to the Faithful whose bonus needs
+    a low die (the best assignment for their owner).
+    """
+    p = int(rec["turn_player"])
+    q = int(rec["defender"])
+    k = rec["dice_n"][s]
+    dice = np.zeros(MAX_DICE, np.int64)
+    for i in range(k):
+        dice[i] = rec["dice"][s, i]
+    dice[:k].sort()
+    total = 0
+    for i in range(k):
+        total += dice[i]
+    size = count(rec["f_fight"][s])
+    used = 0
+    for t in range(NF):
+        m = rec["f_fight"][s, t]
+        if m == 0:
+            continue
+        total += m * (F_RAID[t] if s == 0 else F_DEFEND[t])
+        total += m * F_ALLY[t] * (size - 1)
+        if F_LOW_DIE[t] > 0:
+            for _ in range(m):
+                if used < k and dice[used] <= F_LOW_FACE[t]:
+                    total += F_LOW_DIE[t]
+                used += 1
+    if s == 0:
+        total += relic_sum(rec, p, R_RAID_BONUS) + b_side_sum(rec, p, T_RAID_BONUS)
+    else:
+        c = int(rec["marker"])
+        total += T_BONUS[rec["grid"][q, c], rec["side"][q, c]]
+        total += relic_sum(rec, q, R_DEFENSE_BONUS)
+    return max(0, total)
+
+
+@njit(cache=True)
+def fight(rec):
+    """R49-R55: the Raid roll, the totals; ties go to the Defender."""
+    p = int(rec["turn_player"])
+    q = int(rec["defender"])
+    roll_side(rec, 0)
+    a = side_total(rec, 0)
+    b = side_total(rec, 1)
+    rec["totals"][0] = a
+    rec["totals"][1] = b
+    if a > b:
+        for t in range(NF):
+            rec["f_defeated"][t] += rec["f_fight"][1, t]
+            rec["f_fight"][1, t] = 0
+        rec["conquered"][rec["marker"]] = 1
+        rec["phase"] = Phase.RECALL
+    else:
+        for t in range(NF):
+            rec["f_discard"][p, t] += rec["f_fight"][0, t]
+            rec["f_fight"][0, t] = 0
+        if q >= 0:
+            end_raid(rec)
+
+
+@njit(cache=True)
+def after_conquest(rec):
+    if rec["grid"][rec["defender"], rec["marker"]] == HEART:
+        smite(rec)
+    else:
+        rec["phase"] = Phase.ADVANCE
+
+
+@njit(cache=True)
+def smite(rec):
+    """R57-R58: damage = Party Faithful + the Smiting Die (+ bonuses - reductions)."""
+    p = int(rec["turn_player"])
+    q = int(rec["defender"])
+    face = roll(SMITING_DIE, rec["rng"])
+    rec["smite_roll"] = face
+    dmg = count(rec["f_party"][p]) + face
+    for t in range(NF):
+        dmg += rec["f_party"][p, t] * F_SMITE_BONUS[t]
+    dmg -= relic_sum(rec, q, R_SMITE_REDUCE)
+    damage(rec, q, dmg)
+    if rec["phase"] == Phase.OVER:
+        return
+    rec["vandals"] = 0
+    if rec["alive"][q]:
+        for t in range(NF):
+            rec["vandals"] += rec["f_party"][p, t] * F_SMASH_ON_SMITE[t]
+    on_smite(rec)
+
+
+@njit(cache=True)
+def on_smite(rec):
+    """R59: Vandals (a choice each), then Thieves, then the Raider's Crown.
+
+    Only effects that do not target the Defender resolve once they are eliminated.
+    """
+    p = int(rec["turn_player"])
+    q = int(rec["defender"])
+    if rec["vandals"] > 0 and rec["alive"][q] and count(rec["r_owned"][q]) > 0:
+        rec["phase"] = Phase.VANDAL
+        return
+    rec["vandals"] = 0
+    if rec["alive"][q]:
+        for t in range(NF):
+            for _ in range(rec["f_party"][p, t]):
+                if F_STEAL_ON_SMITE[t] > 0:
+                    x = min(F_STEAL_ON_SMITE[t], rec["gold"][q])
+                    add_gold(rec, q, -x)
+                    add_gold(rec, p, x)
+    for r in range(NR):
+        if rec["r_owned"][p, r] == 0 or R_WHEN[r] != W_ON_SMITE:
+            continue
+        e = R_EFFECT[r]
+        if e == E_DAMAGE and rec["alive"][q]:
+            damage(rec, q, R_A[r])
+            if rec["phase"] == Phase.OVER:
+                return
+        elif e == E_STEAL and rec["alive"][q]:
+            x = min(R_A[r], rec["gold"][q])
+            add_gold(rec, q, -x)
+            add_gold(rec, p, x)
+        elif e == E_HEAL:
+            heal(rec, p, R_A[r])
+        elif e == E_DRAW_FATE and any_fate_deck(rec):
+            rec["draws"] = R_A[r]
+            rec["draw_in_raid"] = 1
+            rec["phase"] = Phase.DRAW
+            return
+    end_raid(rec)
+
+
+@njit(cache=True)
+def end_raid(rec):
+    """R60: Defenders that fought return to the Temple; on to Reinforce."""
+    p = int(rec["turn_player"])
+    q = int(rec["defender"])
+    for t in range(NF):
+        if q >= 0 and rec["alive"][q]:
+            rec["f_temple"][q, t] += rec["f_fight"][1, t] + rec["f_defeated"][t]
+        rec["f_fight"][1, t] = 0
+        rec["f_defeated"][t] = 0
+        rec["f_discard"][p, t] += rec["f_fight"][0, t]
+        rec["f_fight"][0, t] = 0
+    clear_raid(rec)
+    start_reinforce(rec)
+
+
+# ---------------------------------------------------------------- Reinforce
+
+
+@njit(cache=True)
+def start_reinforce(rec):
+    """R61: every Faithful of the turn player is gathered face down for the split."""
+    p = int(rec["turn_player"])
+    for t in range(NF):
+        rec["f_pool"][p, t] += rec["f_temple"][p, t] + rec["f_party"][p, t] + \
+            rec["f_discard"][p, t]
+        rec["f_temple"][p, t] = 0
+        rec["f_party"][p, t] = 0
+        rec["f_discard"][p, t] = 0
+    rec["phase"] = Phase.REINFORCE
+
+
+# ---------------------------------------------------------------- legal / apply
+
+
+@njit(cache=True)
+def legal_mask(rec, mask):
+    """Legal actions of the current player."""
+    for a in range(mask.shape[0]):
+        mask[a] = 0
+    ph = int(rec["phase"])
+    p = int(rec["turn_player"])
+    q = int(rec["defender"])
+    if ph == Phase.MARKET:
+        market_legal(rec, mask)
+    elif ph == Phase.COVER_RELIC:
+        for k in range(SPOTS):
+            mask[SPOT + SPOTS + k] = 1
+    elif ph == Phase.COVER_FAITHFUL:
+        for k in range(SPOTS):
+            mask[SPOT + k] = 1
+    elif ph == Phase.DRAW:
+        for f in range(4):
+            if rec["c_deck_n"][f] > 0:
+                mask[FATE_DECK + f] = 1
+    elif ph == Phase.CYCLE:
+        for k in range(SPOTS):
+            if rec["f_row_n"][k] > 0:
+                mask[SPOT + k] = 1
+            if rec["r_row_n"][k] > 0:
+                mask[SPOT + SPOTS + k] = 1
+        mask[PASS] = 1
+    elif ph == Phase.PLACE_CELL:
+        t = int(rec["t_held"])
+        for c in range(CELLS):
+            if rec["grid"][p, c] < 0:
+                for r in range(4):
+                    if legal_with(rec, p, c, t, 0, r):
+                        mask[CELL + c] = 1
+                        break
+    elif ph == Phase.PLACE_ROT:
+        for r in range(4):
+            if legal_with(rec, p, rec["sel_cell"], rec["t_held"], 0, r):
+                mask[ROTATION + r] = 1
+    elif ph == Phase.FLIP_ROT:
+        for r in range(4):
+            if flip_rotation_ok(rec, p, rec["sel_cell"], r):
+                mask[ROTATION + r] = 1
+    elif ph == Phase.SEARCH:
+        for i in range(rec["r_deck_n"]):
+            r = int(rec["r_deck"][i])
+            if search_matches(rec, p, r, rec["search"]):
+                mask[PICK_RELIC + r] = 1
+        mask[PASS] = 1
+    elif ph == Phase.RAID_TARGET:
+        n = int(rec["num_players"])
+        for k in range(n - 1):
+            if rec["alive"][(p + 1 + k) % n]:
+                mask[TARGET_SEAT + k] = 1
+        mask[PASS] = 1
+    elif ph == Phase.DEFEND:
+        c = int(rec["marker"])
+        st = T_STATIONS[rec["grid"][q, c], rec["side"][q, c]]
+        if rec["picked"] < st:
+            for t in range(NF):
+                if rec["f_temple"][q, t] > 0:
+                    mask[PICK_FAITHFUL + t] = 1
+        mask[PASS] = 1
+    elif ph == Phase.DISPATCH:
+        for t in range(NF):
+            if rec["f_party"][p, t] > 0:
+                mask[PICK_FAITHFUL + t] = 1
+        if rec["picked"] > 0:
+            mask[PASS] = 1
+        else:
+            mask[RETREAT] = 1
+    elif ph == Phase.RECALL:
+        for t in range(NF):
+            if rec["f_fight"][0, t] > 0:
+                mask[PICK_FAITHFUL + t] = 1
+    elif ph == Phase.ADVANCE:
+        if rec["moves"] < MAX_MOVES:
+            c = int(rec["marker"])
+            doors = tile_doors(rec, q, c)
+            for d in range(4):
+                o = neighbour(c, d)
+                if (doors >> d) & 1 and o >= 0 and rec["grid"][q, o] >= 0 \
+                        and (tile_doors(rec, q, o) >> ((d + 2) % 4)) & 1:
+                    mask[DIRECTION + d] = 1
+        mask[RETREAT] = 1
+    elif ph == Phase.TRAP_DISCARD:
+        for t in range(NF):
+            if rec["f_party"][p, t] > 0:
+                mask[PICK_FAITHFUL + t] = 1
+    elif ph == Phase.VANDAL:
+        for r in range(NR):
+            if rec["r_owned"][q, r] > 0:
+                mask[PICK_RELIC + r] = 1
+    elif ph == Phase.REINFORCE:
+        if count(rec["f_temple"][p]) < temple_sum(rec, p, T_STATIONS):
+            for t in range(NF):
+                if rec["f_pool"][p, t] > 0:
+                    mask[PICK_FAITHFUL + t] = 1
+        mask[PASS] = 1
+
+
+@njit(cache=True)
+def apply_action(rec, a):
+    """Apply one legal decision of the current player."""
+    ph = int(rec["phase"])
+    p = int(rec["turn_player"])
+    q = int(rec["defender"])
+    if ph == Phase.MARKET:
+        market_apply(rec, a)
+    elif ph == Phase.COVER_RELIC:
+        k = a - SPOT - SPOTS
+        rec["r_row"][k, rec["r_row_n"][k]] = rec["r_held"]
+        rec["r_row_n"][k] += 1
+        rec["r_held"] = -1
+        reveal_faithful(rec)
+    elif ph == Phase.COVER_FAITHFUL:
+        k = a - SPOT
+        rec["f_row"][k, rec["f_row_n"][k]] = rec["f_held"]
+        rec["f_row_n"][k] += 1
+        rec["f_held"] = -1
+        begin_market(rec)
+    elif ph == Phase.DRAW:
+        draw_fate(rec, p, a - FATE_DECK)
+        rec["draws"] -= 1
+        if rec["draws"] <= 0 or not any_fate_deck(rec):
+            rec["draws"] = 0
+            if rec["draw_in_raid"]:
+                rec["draw_in_raid"] = 0
+                end_raid(rec)
+            else:
+                rec["phase"] = Phase.MARKET
+    elif ph == Phase.CYCLE:
+        if a != PASS:
+            k = a - SPOT
+            if k < SPOTS:
+                rec["f_row_n"][k] -= 1
+                x = rec["f_row"][k, rec["f_row_n"][k]]
+                rec["f_row"][k, rec["f_row_n"][k]] = -1
+                rec["f_deck_n"] = push_bottom(rec["f_deck"], rec["f_deck_n"], x)
+            else:
+                k -= SPOTS
+                rec["r_row_n"][k] -= 1
+                x = rec["r_row"][k, rec["r_row_n"][k]]
+                rec["r_row"][k, rec["r_row_n"][k]] = -1
+                rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], x)
+        rec["phase"] = Phase.MARKET
+    elif ph == Phase.PLACE_CELL:
+        rec["sel_cell"] = a - CELL
+        rec["phase"] = Phase.PLACE_ROT
+    elif ph == Phase.PLACE_ROT:
+        c = int(rec["sel_cell"])
+        rec["grid"][p, c] = int(rec["t_held"])
+        rec["side"][p, c] = 0
+        rec["rot"][p, c] = a - ROTATION
+        rec["t_held"] = -1
+        rec["sel_cell"] = -1
+        rec["phase"] = Phase.MARKET
+    elif ph == Phase.FLIP_ROT:
+        flip_tile(rec, p, rec["sel_cell"], a - ROTATION)
+    elif ph == Phase.SEARCH:
+        if a != PASS:
+            r = a - PICK_RELIC
+            for i in range(rec["r_deck_n"]):
+                if rec["r_deck"][i] == r:
+                    take_at(rec["r_deck"], rec["r_deck_n"], i)
+                    rec["r_deck_n"] -= 1
+                    break
+            take_relic(rec, p, r)
+        shuffle(rec["r_deck"], rec["r_deck_n"], rec["rng"])
+        rec["phase"] = Phase.MARKET
+    elif ph == Phase.RAID_TARGET:
+        if a == PASS:
+            start_reinforce(rec)
+        else:
+            start_raid(rec, (p + 1 + a - TARGET_SEAT) % rec["num_players"])
+    elif ph == Phase.DEFEND:
+        if a == PASS:
+            if rec["picked"] == 0:
+                conquer(rec)
+            else:
+                roll_side(rec, 1)
+                rec["dice_n"][0] = 0
+                rec["picked"] = 0
+                rec["phase"] = Phase.DISPATCH
+        else:
+            t = a - PICK_FAITHFUL
+            rec["f_temple"][q, t] -= 1
+            rec["f_fight"][1, t] += 1
+            rec["picked"] += 1
+    elif ph == Phase.DISPATCH:
+        if a == RETREAT:
+            end_raid(rec)
+        elif a == PASS:
+            fight(rec)
+        else:
+            t = a - PICK_FAITHFUL
+            rec["f_party"][p, t] -= 1
+            rec["f_fight"][0, t] += 1
+            rec["picked"] += 1
+    elif ph == Phase.RECALL:
+        t = a - PICK_FAITHFUL
+        rec["f_fight"][0, t] -= 1
+        rec["f_party"][p, t] += 1
+        for u in range(NF):
+            rec["f_discard"][p, u] += rec["f_fight"][0, u]
+            rec["f_fight"][0, u] = 0
+        after_conquest(rec)
+    elif ph == Phase.ADVANCE:
+        if a == RETREAT:
+            end_raid(rec)
+        else:
+            rec["marker"] = neighbour(rec["marker"], a - DIRECTION)
+            rec["moves"] += 1
+            arrive(rec)
+    elif ph == Phase.TRAP_DISCARD:
+        t = a - PICK_FAITHFUL
+        rec["f_party"][p, t] -= 1
+        rec["f_discard"][p, t] += 1
+        rec["trap_left"] -= 1
+        if rec["trap_left"] <= 0 or count(rec["f_party"][p]) == 0:
+            rec["trap_left"] = 0
+            offer_defense(rec)
+    elif ph == Phase.VANDAL:
+        r = a - PICK_RELIC
+        rec["r_owned"][q, r] -= 1
+        rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], r)  # R64
+        rec["vandals"] -= 1
+        on_smite(rec)
+    elif ph == Phase.REINFORCE:
+        if a == PASS:
+            for t in range(NF):
+                rec["f_party"][p, t] += rec["f_pool"][p, t]
+                rec["f_pool"][p, t] = 0
+            end_turn(rec)
+        else:
+            t = a - PICK_FAITHFUL
+            rec["f_pool"][p, t] -= 1
+            rec["f_temple"][p, t] += 1
+    set_current(rec)
+
+
+# ---------------------------------------------------------------- search support
+
+
+@njit(cache=True)
+def evaluate(rec, values):
+    """Per-seat values in [-1, 1] for cut-short rollouts: Life against the table mean."""
+    n = int(rec["num_players"])
+    total = 0.0
+    for p in range(n):
+        total += rec["life"][p]
+    mean = total / n
+    for p in range(n):
+        if rec["terminated"]:
+            values[p] = rec["returns"][p]
+        elif not rec["alive"][p]:
+            values[p] = -1.0
+        else:
+            values[p] = max(-1.0, min(1.0, (rec["life"][p] - mean) / MAX_LIFE))
+
+
+@njit(cache=True)
+def _shuffle_counts(counts, sizes, groups, rng):
+    """Deal ``counts`` (by type) at random into ``groups`` rows of ``sizes`` cards."""
+    total = 0
+    for t in range(counts.shape[0]):
+        total += counts[t]
+    cards = np.zeros(max(total, 1), np.int64)
+    m = 0
+    for t in range(counts.shape[0]):
+        for _ in range(counts[t]):
+            cards[m] = t
+            m += 1
+    shuffle(cards, m, rng)
+    out = np.zeros((groups, counts.shape[0]), np.int64)
+    i = 0
+    for g in range(groups):
+        for _ in range(sizes[g]):
+            out[g, cards[i]] += 1
+            i += 1
+    return out
+
+
+@njit(cache=True)
+def _sorted_shuffle(arr, n, rng):
+    arr[:n].sort()
+    shuffle(arr, n, rng)
+
+
+@njit(cache=True)
+def determinize_record(rec, viewer, words):
+    """Resample what ``viewer`` cannot see, from what they saw only; reseed the RNG.
+
+    Each opponent's Temple / Raiding Party / Reinforce split (sizes kept), opponents' Fate
+    hands (per Fate Deck, sizes kept), every deck order, and opponents' unflipped deck
+    Tiles (their B-sides, with the Tile Deck).
+    """
+    rng = np.zeros(4, np.int64)
+    for i in range(4):
+        rng[i] = words[i] & 0xFFFFFFFF
+    if rng[0] == 0 and rng[1] == 0 and rng[2] == 0 and rng[3] == 0:
+        rng[0] = 1
+    n = int(rec["num_players"])
+    sizes = np.zeros(3, np.int64)
+    for q in range(n):
+        if q == viewer:
+            continue
+        pool = np.zeros(NF, np.int64)
+        sizes[0] = count(rec["f_temple"][q])
+        sizes[1] = count(rec["f_party"][q])
+        sizes[2] = count(rec["f_pool"][q])
+        for t in range(NF):
+            pool[t] = rec["f_temple"][q, t] + rec["f_party"][q, t] + rec["f_pool"][q, t]
+        out = _shuffle_counts(pool, sizes, 3, rng)
+        for t in range(NF):
+            rec["f_temple"][q, t] = out[0, t]
+            rec["f_party"][q, t] = out[1, t]
+            rec["f_pool"][q, t] = out[2, t]
+    # Fate hands: per Fate Deck, the deck and the opponents' cards from it
+    for f in range(4):
+        pool = np.zeros(NC, np.int64)
+        hs = np.zeros(MAX_P + 1, np.int64)
+        for i in range(rec["c_deck_n"][f]):
+            pool[rec["c_deck"][f, i]] += 1
+        for q in range(n):
+            if q == viewer:
+                continue
+            for k in range(NC):
+                if C_FATE[k] == f:
+                    pool[k] += rec["c_hand"][q, k]
+                    hs[q] += rec["c_hand"][q, k]
+        hs[MAX_P] = rec["c_deck_n"][f]
+        out = _shuffle_counts(pool, hs, MAX_P + 1, rng)
+        for q in range(n):
+            if q == viewer:
+                continue
+            for k in range(NC):
+                if C_FATE[k] == f:
+                    rec["c_hand"][q, k] = out[q, k]
+        m = 0
+        for k in range(NC):
+            for _ in range(out[MAX_P, k]):
+                rec["c_deck"][f, m] = k
+                m += 1
+        shuffle(rec["c_deck"][f], m, rng)
+    _sorted_shuffle(rec["f_deck"], rec["f_deck_n"], rng)
+    _sorted_shuffle(rec["r_deck"], rec["r_deck_n"], rng)
+    # deck Tiles: opponents' unflipped ones (and a Tile an opponent holds) with the deck
+    pool = np.zeros(NT, np.int64)
+    for i in range(rec["t_deck_n"]):
+        pool[rec["t_deck"][i]] += 1
+    hidden = 0
+    for q in range(n):
+        if q == viewer:
+            continue
+        for c in range(CELLS):
+            t = int(rec["grid"][q, c])
+            if t >= 5 and rec["side"][q, c] == 0:
+                pool[t] += 1
+                hidden += 1
+    held = rec["t_held"] >= 0 and rec["turn_player"] != viewer
+    if held:
+        pool[rec["t_held"]] += 1
+    cards = np.zeros(hidden + rec["t_deck_n"] + 2, np.int64)
+    m = 0
+    for t in range(NT):
+        for _ in range(pool[t]):
+            cards[m] = t
+            m += 1
+    shuffle(cards, m, rng)
+    i = 0
+    for q in range(n):
+        if q == viewer:
+            continue
+        for c in range(CELLS):
+            if rec["grid"][q, c] >= 5 and rec["side"][q, c] == 0:
+                rec["grid"][q, c] = cards[i]
+                i += 1
+    if held:
+        rec["t_held"] = cards[i]
+        i += 1
+    for j in range(rec["t_deck_n"]):
+        rec["t_deck"][j] = cards[i]
+        i += 1
+    for i in range(4):
+        rec["rng"][i] = next_u32(rng) | (1 if i == 0 else 0)

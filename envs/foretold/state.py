@@ -1,0 +1,179 @@
+"""Foretold record layout, phases and action space.
+
+Copies of a card type are interchangeable, so a player's face-down and face-up groups
+are counts by type (``f_temple[p, type]`` ...), and decks and row piles are stacks of
+type ids (top = the last entry). Every card is counted in exactly one place
+(``check_record`` checks it per type against the copies of the data).
+
+A Temple is a 4x4 grid per seat: ``grid[p, cell]`` the tile type (-1 empty), ``side``
+(0 A, 1 B) and ``rot`` (quarter turns clockwise); cell = 4 * row + col, row 0 north.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from pathlib import Path
+
+import numpy as np
+
+from fatezoo.envs.core.decisions import ActionSpace, Block
+from fatezoo.envs.core.dice import D6, die
+from fatezoo.envs.core.state import make_state_dtype
+
+from .cards import C_NAMES, F_NAMES, FATE_DECK_CAP, FATES, NC, NF, NR, NT, R_NAMES
+
+MAX_P = 4
+CELLS = 16
+SPOTS = 6  # spots per Marketplace row (designed: R5)
+PILE_CAP = 80  # cards one row pile can hold (more than a whole deck)
+F_DECK_CAP = 96
+R_DECK_CAP = 48
+T_DECK_CAP = 32
+MAX_DICE = 10  # combat dice per side (R50)
+MAX_LIFE = 20
+TILE_PRICE = 3  # R21
+FATE_PRICE = 3  # R22 (designed)
+MAX_MOVES = 32  # Marker moves per Raid (R56, designed)
+GOLD_CAP = 30000  # the gold counter's range (int16)
+
+SMITING_DIE = die(3, 4, 4, 5, 5, 6)
+COMBAT_DIE = D6
+
+# starting Temple (R2): cell of each Starting Tile type 0..4
+START_CELL = np.array([1, 5, 0, 2, 9], np.int64)  # Entrance, Pathway, Treasury, Sanctum, Heart
+ENTRANCE_CELL = 1
+
+
+class Phase(IntEnum):
+    """Whose decision it is and about what."""
+
+    COVER_RELIC = 0  # a revealed Relic covers a chosen pile (R12)
+    COVER_FAITHFUL = 1  # a revealed Faithful covers a chosen pile (R12)
+    MARKET = 2  # the Marketplace Step (R14)
+    DRAW = 3  # draw a Fate card: choose the deck (R77)
+    CYCLE = 4  # Seer: put the top card of a pile on the bottom of its deck, or pass
+    PLACE_CELL = 5  # a bought Tile: its cell (R21)
+    PLACE_ROT = 6  # then its rotation
+    FLIP_ROT = 7  # a flip: the rotation that keeps the Temple legal (R33)
+    SEARCH = 8  # a flipped Tile searches the Relic Deck (R39)
+    RAID_TARGET = 9  # the Raid step: an opponent, or pass (R45)
+    DEFEND = 10  # the Defender picks Defenders (R46)
+    DISPATCH = 11  # the Raider dispatches (R48)
+    RECALL = 12  # the Raider recalls one dispatched Faithful (R55)
+    ADVANCE = 13  # the Raider moves the Marker or retreats (R56)
+    TRAP_DISCARD = 14  # a Pit Trap: the Raider discards a Party Faithful (R37)
+    VANDAL = 15  # on Smite: the Raider picks a Relic of the Smitten player (R59)
+    REINFORCE = 16  # the split into Temple and Raiding Party (R61)
+    OVER = 17  # the game has ended
+
+
+NUM_PHASES = len(Phase)
+
+SPACE = ActionSpace([
+    Block("play_gold", NF, tuple(f"play {x} for gold" for x in F_NAMES)),
+    Block("buy_faithful", SPOTS, "buy Faithful pile {}"),
+    Block("buy_relic", SPOTS, "buy Relic pile {}"),
+    Block("buy_tile", 1, ("buy the top Tile",)),
+    Block("fate_deck", 4, tuple(f"Fate Deck {x}" for x in FATES)),
+    Block("flip", CELLS, "flip the Tile in cell {}"),
+    Block("move_from", CELLS, "rearrange: move the Tile in cell {}"),
+    Block("cell", CELLS, "cell {}"),
+    Block("rotation", 4, "rotation {}"),
+    Block("play_fate", NC, tuple(f"play Fate card {x}" for x in C_NAMES)),
+    Block("use_relic", NR, tuple(f"use {x}" for x in R_NAMES)),
+    Block("ability", NF, tuple(f"discard {x} for its ability" for x in F_NAMES)),
+    Block("pick_faithful", NF, tuple(f"pick {x}" for x in F_NAMES)),
+    Block("pick_relic", NR, tuple(f"pick {x}" for x in R_NAMES)),
+    Block("pick_die", 2 * MAX_DICE, tuple(f"die {s} {i}" for s in ("raid", "defense")
+                                          for i in range(MAX_DICE))),
+    Block("target_seat", 3, "target seat +{}", start=1),
+    Block("direction", 4, tuple(f"move the Marker {d}" for d in "NESW")),
+    Block("spot", 2 * SPOTS, tuple(f"{row} Row spot {k}" for row in ("Faithful", "Relic")
+                                   for k in range(SPOTS))),
+    Block("retreat", 1, ("retreat (end the Raid)",)),
+    Block("cancel", 1, ("cancel: back one step",)),
+    Block("pass", 1, ("pass",)),
+])
+PLAY_GOLD = SPACE.offset("play_gold")
+BUY_FAITHFUL = SPACE.offset("buy_faithful")
+BUY_RELIC = SPACE.offset("buy_relic")
+BUY_TILE = SPACE.offset("buy_tile")
+FATE_DECK = SPACE.offset("fate_deck")
+FLIP = SPACE.offset("flip")
+CELL = SPACE.offset("cell")
+ROTATION = SPACE.offset("rotation")
+PICK_FAITHFUL = SPACE.offset("pick_faithful")
+PICK_RELIC = SPACE.offset("pick_relic")
+TARGET_SEAT = SPACE.offset("target_seat")
+DIRECTION = SPACE.offset("direction")
+SPOT = SPACE.offset("spot")
+RETREAT = SPACE.offset("retreat")
+PASS = SPACE.offset("pass")
+NUM_ACTIONS = SPACE.size
+ACTION_NAMES = SPACE.names
+
+GAME_FIELDS = [
+    ("two_player_variant", np.int8),  # option (R8)
+    ("turn_player", np.int8),
+    ("phase", np.int8),
+    ("life", np.int8, (MAX_P,)),
+    ("gold", np.int16, (MAX_P,)),
+    ("alive", np.int8, (MAX_P,)),
+    ("winner", np.int8),  # -1 none yet
+    ("devotees", np.int8),  # Devotees played for gold this turn (R16)
+    # Faithful
+    ("f_deck", np.int8, (F_DECK_CAP,)),  # types, bottom first
+    ("f_deck_n", np.int16),
+    ("f_row", np.int8, (SPOTS, PILE_CAP)),
+    ("f_row_n", np.int16, (SPOTS,)),
+    ("f_temple", np.int8, (MAX_P, NF)),
+    ("f_party", np.int8, (MAX_P, NF)),
+    ("f_discard", np.int8, (MAX_P, NF)),
+    ("f_pool", np.int8, (MAX_P, NF)),  # face down, being split at Reinforce
+    ("f_fight", np.int8, (2, NF)),  # 0 the Raider's dispatched, 1 the Defenders
+    ("f_defeated", np.int8, (NF,)),
+    ("f_out", np.int8, (NF,)),
+    ("f_held", np.int8),  # a revealed Faithful waiting for its spot (-1 none)
+    # Relics
+    ("r_deck", np.int8, (R_DECK_CAP,)),
+    ("r_deck_n", np.int16),
+    ("r_row", np.int8, (SPOTS, PILE_CAP)),
+    ("r_row_n", np.int16, (SPOTS,)),
+    ("r_owned", np.int8, (MAX_P, NR)),
+    ("r_out", np.int8, (NR,)),
+    ("r_held", np.int8),
+    # Fate cards
+    ("c_deck", np.int8, (4, FATE_DECK_CAP)),
+    ("c_deck_n", np.int16, (4,)),
+    ("c_hand", np.int8, (MAX_P, NC)),
+    ("c_discard", np.int8, (NC,)),
+    ("c_out", np.int8, (NC,)),
+    # Tiles
+    ("t_deck", np.int8, (T_DECK_CAP,)),
+    ("t_deck_n", np.int16),
+    ("grid", np.int8, (MAX_P, CELLS)),
+    ("side", np.int8, (MAX_P, CELLS)),
+    ("rot", np.int8, (MAX_P, CELLS)),
+    ("t_out", np.int8, (NT,)),
+    ("t_held", np.int8),  # a bought Tile waiting for its place (-1 none)
+    ("sel_cell", np.int8),  # the cell chosen for it, or the cell being flipped (-1)
+    # pending effects
+    ("draws", np.int8),  # Fate cards still to draw (R77)
+    ("draw_in_raid", np.int8),  # the draws come from a Smite (then the Raid ends)
+    ("search", np.int8),  # the SEARCH_RELIC parameter being resolved
+    # Raid
+    ("defender", np.int8),  # -1 no Raid
+    ("marker", np.int8),
+    ("visited", np.int8, (CELLS,)),
+    ("conquered", np.int8, (CELLS,)),
+    ("moves", np.int8),
+    ("picked", np.int8),  # Defenders chosen / Faithful dispatched so far
+    ("trap_left", np.int8),  # Party Faithful still to discard to a Pit Trap
+    ("vandals", np.int8),  # Vandal smashes still to choose
+    ("dice", np.int8, (2, MAX_DICE)),  # last fight: 0 Raid dice, 1 Defense dice
+    ("dice_n", np.int8, (2,)),
+    ("totals", np.int16, (2,)),  # last fight's Combat Rolls
+    ("smite_roll", np.int8),  # last Smiting Die face (0 none)
+]
+
+STATE_DTYPE = make_state_dtype("foretold", GAME_FIELDS, Path(__file__).parent)
