@@ -1,5 +1,7 @@
-"""Forgotten City: hex map, monuments, helpers, miracles and nightmares over six rounds
-(2-4 players; rules: RULES.md; doc page: ``env.py``)."""
+"""Forgotten City: hex map, monuments, helpers, miracles, nightmares (2-4 players).
+
+Rules: RULES.md; doc page: ``env.py``.
+"""
 
 from __future__ import annotations
 
@@ -55,8 +57,11 @@ COIN_FLOW_CAP = 10**8
 
 
 def configure() -> dict:
-    """Forgotten City has no options of its own: ``num_players`` (2-4) and ``reward``
-    (``"win"``, or ``"score"`` for the VP-difference shaping of R58) are the common ones."""
+    """Forgotten City has no options of its own.
+
+    ``num_players`` (2-4) and ``reward`` (``"win"``, or ``"score"`` for the
+    VP-difference shaping of R58) are the common options.
+    """
     return {}
 
 
@@ -341,8 +346,10 @@ def check_record(rec) -> None:
 
 
 def determinize(rec, player: int, rng: np.random.Generator) -> None:
-    """Resample in place what ``player`` (like everyone) cannot see: stacks' order and the
-    face-down nightmares (see rules.determinize_record)."""
+    """Resample in place what ``player`` (like everyone) cannot see.
+
+    The stacks' order and the face-down nightmares (see rules.determinize_record).
+    """
     n = int(rec["num_players"])
     if not 0 <= player < n:
         raise ValueError(f"forgotten_city: player must be in [0, {n}), got {player!r}")

@@ -254,8 +254,10 @@ def encode(rec, viewer, omniscient, out):
 
 @njit(cache=True)
 def encode_state(rec, out):
-    """The full state: seat 0's view with face-down nightmares shown, plus the stacks' order
-    (monument stack bottom to top, white stack, face-down nightmares and the one out)."""
+    """The full state: seat 0's view with face-down nightmares shown, plus the stacks.
+
+    Monument stack bottom to top, white stack, face-down nightmares and the one out.
+    """
     encode(rec, 0, 1, out[:OBS_SIZE])
     for i in range(STATE_EXTRA):
         out[OBS_SIZE + i] = 0.0

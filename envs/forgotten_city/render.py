@@ -81,8 +81,8 @@ def render_ansi(rec, seat=None) -> str:
                      + (f" picks [{_mon(int(rec['picks'][p, 0]))}, "
                         f"{_mon(int(rec['picks'][p, 1]))}]" if rec["picks"][p, 0] >= 0 else "")
                      + f" miracles [{tree}]")
-    built = [f"hex {h}: {MON_NAMES[int(rec['mon_at'][h])]}/p{int(rec['mon_owner'][rec['mon_at'][h]])}"
-             for h in range(NUM_HEX) if rec["mon_at"][h] >= 0]
+    built = [f"hex {h}: {MON_NAMES[m]}/p{int(rec['mon_owner'][m])}"
+             for h, m in enumerate(rec["mon_at"].tolist()) if m >= 0]
     lines.append("built: " + ("; ".join(built) if built else "none"))
     white = [MIR_TYPE_NAMES[MIR_TYPE[int(x)]] if x >= 0 else "-" for x in rec["wshow"]]
     grey = [MIR_TYPE_NAMES[MIR_TYPE[int(x)]] if x >= 0 else "-" for x in rec["gshow"]]

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from fatezoo.envs.core.kernels import split_rewards
-from fatezoo.envs.core.rng import next_u32, randint, shuffle
+from fatezoo.envs.core.rng import next_u32, shuffle
 from fatezoo.envs.core.state import REWARD_SCORE
 
 from .state import (
@@ -25,9 +25,8 @@ from .state import (
     A_PASS,
     A_PICK,
     A_PLACE,
-    A_REST,
     A_RES,
-    ACT_DECODE,
+    A_REST,
     ACT_DIG,
     ADJ,
     AREA_SPACES,
@@ -41,12 +40,12 @@ from .state import (
     MAX_LEVEL,
     MAX_P,
     MAX_TRACK,
+    MIR_TYPE,
     MON_BUILD,
     MON_COLOR,
     MON_COST,
     MON_DEC_FX,
     MON_DECODE,
-    MIR_TYPE,
     NM_ATTACKS,
     NM_BOX_VP,
     NM_COLOR,
@@ -65,8 +64,8 @@ from .state import (
     PORTAL_ADJ,
     PORTAL_COINS,
     PROD,
-    REST_COINS,
     RES_PER_COLOR,
+    REST_COINS,
     ROUNDS,
     START_COINS,
     START_RES,
@@ -1063,9 +1062,12 @@ def apply_action(rec, action):
 
 @njit(cache=True)
 def determinize_record(rec, player, words):
-    """Resample what nobody has seen: the monument and white stacks' order and the
-    face-down nightmares (the unrevealed positions and the one out of the game); then
-    reseed the RNG. Every seat sees the same, so the result is the same for any viewer."""
+    """Resample what nobody has seen, then reseed the RNG.
+
+    The monument and white stacks' order and the face-down nightmares (the unrevealed
+    positions and the one out of the game). Every seat sees the same, so the result is
+    the same for any viewer.
+    """
     shuffle(rec["mstack"], rec["mstack_n"], words)
     shuffle(rec["wstack"], rec["wstack_n"], words)
     pool = np.empty(NUM_NM_POS + 1, np.int8)
@@ -1087,7 +1089,7 @@ def determinize_record(rec, player, words):
 
 @njit(cache=True)
 def evaluate(rec, values):
-    """tanh of each seat's VP lead over the mean of the others (ISMCTS rollout cut-off)."""
+    """Tanh of each seat's VP lead over the mean of the others (ISMCTS rollout cut-off)."""
     n = rec["num_players"]
     for p in range(n):
         others = 0.0
