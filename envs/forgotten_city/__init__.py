@@ -17,13 +17,10 @@ from .state import (
     AREA_SPACES,
     FREE_MARKERS,
     GREY_OUT,
-    GREY_SHOWN,
     HELPERS,
     HEX_SECTOR,
-    MAX_BOXES,
     MAX_LEVEL,
     MAX_P,
-    MAX_TRACK,
     NM_HP,
     NUM_ACTIONS,
     NUM_COLORS,
@@ -47,11 +44,13 @@ from .state import (
     TRACK_CAP,
     TRACK_SPACES,
     TREE_SPACES,
-    WHITE_SHOWN,
     Dec,
     Phase,
 )
 
+# every seat sees the same table; only the face-down stacks are hidden, from all alike
+# (the contract's hidden-information check then asks determinize to move the full state)
+SYMMETRIC_INFORMATION = True
 BIG = 20000  # VP and coins stay far below this in any game; a record above it is corrupt
 COIN_FLOW_CAP = 10**8
 
@@ -391,5 +390,3 @@ SPEC = GameSpec(
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)
 
 __all__ = ["SPEC", "env", "raw_env", "vec", "determinize", "check_record"]
-
-_ = (MAX_BOXES, MAX_TRACK, WHITE_SHOWN, GREY_SHOWN)

@@ -151,12 +151,12 @@ def encode(rec, viewer, omniscient, out):
         o = O_TRACK + s * TRACK_S
         if s < TRACK_SPACES[n]:
             out[o] = 1.0
-        m = rec["track_mon"][s]
+        m = int(rec["track_mon"][s])
         if m >= 0:
             out[o + 1] = min(1.0, rec["track_coins"][s] / 10.0)
             out[o + 2 + int(m)] = 1.0
             out[O_MON + int(m) * MON_S + M_TRACK] = 1.0
-        q = rec["track_marker"][s]
+        q = int(rec["track_marker"][s])
         if q >= 0:
             r = rel(q, viewer, n)
             out[o + 2 + NUM_MON + r] = 1.0
@@ -166,7 +166,7 @@ def encode(rec, viewer, omniscient, out):
     for h in range(NUM_HEX):
         o = O_HEX + h * HEX_S
         out[o + H_TERR + int(rec["terrain"][h])] = 1.0
-        m = rec["mon_at"][h]
+        m = int(rec["mon_at"][h])
         if m >= 0:
             out[o + H_MCOL + MON_COLOR[m]] = 1.0
             out[o + H_OWNER + rel(rec["mon_owner"][m], viewer, n)] = 1.0
@@ -178,10 +178,10 @@ def encode(rec, viewer, omniscient, out):
         for i in range(rec["nplaced"][q]):
             out[O_HEX + int(rec["placed"][q, i]) * HEX_S + H_HELP + r] += 1.0 / HELPERS
         for j in range(2):
-            m = rec["zone"][q, j]
+            m = int(rec["zone"][q, j])
             if m >= 0:
                 out[O_MON + int(m) * MON_S + M_ZONE + r] = 1.0
-            m = rec["picks"][q, j]
+            m = int(rec["picks"][q, j])
             if m >= 0:
                 out[O_MON + int(m) * MON_S + M_PICK + r] = 1.0
     for m in range(NUM_MON):
@@ -209,10 +209,16 @@ def encode(rec, viewer, omniscient, out):
             out[o + S_NEXT] = TREE_COST[tn] / TREE_COST[TREE_SPACES - 1]
         white = 0
         for i in range(tn):
-            mid = rec["tree"][q, i]
+            mid = int(rec["tree"][q, i])
             white += mid < NUM_WHITE
-            out[O_MIR + r * MIR_S + MIR_TYPE[mid]] += 1.0 / 3.0
+            out[O_MIR + r * MIR_S + MIR_TYPE[mid]] += 1.0  # counts first: float32 sums of
+        for t in range(NUM_MIR_TYPES):                     # thirds round differently in numpy
+            out[O_MIR + r * MIR_S + t] /= 3.0
         out[o + S_WHITE] = white / TREE_SPACES
+        held = 0
+        for k in range(NUM_NM_POS):
+            held += rec["killer"][k] == q
+        out[o + S_NMC] = held / NUM_NM_POS
     # displays
     for s in range(WHITE_SHOWN):
         if rec["wshow"][s] >= 0:
@@ -226,7 +232,7 @@ def encode(rec, viewer, omniscient, out):
     fighter = rec["dec"] == 9 or rec["dec"] == 10
     for k in range(NUM_NM_POS):
         o = O_NM + k * NM_S
-        t = rec["nm_at"][k]
+        t = int(rec["nm_at"][k])
         shown = k < rec["nm_shown"]
         if shown:
             out[o + N_SHOWN] = 1.0
@@ -237,11 +243,12 @@ def encode(rec, viewer, omniscient, out):
                 out[o + N_ATK + c] = NM_ATTACKS[t, c]
             out[o + N_HP] = (NM_HP[t, n] - rec["hits"][k]) / MAX_BOXES
         for b in range(rec["hits"][k]):
-            out[o + N_MARK + rel(rec["boxes"][k, b], viewer, n)] += 1.0 / MAX_BOXES
+            out[o + N_MARK + rel(rec["boxes"][k, b], viewer, n)] += 1.0
+        for r in range(MAX_P):
+            out[o + N_MARK + r] /= MAX_BOXES
         if rec["killer"][k] >= 0:
             out[o + N_DEAD] = 1.0
             out[o + N_HOLD + rel(rec["killer"][k], viewer, n)] = 1.0
-            out[O_SEATS + rel(rec["killer"][k], viewer, n) * SEAT_S + S_NMC] += 1.0 / NUM_NM_POS
         if fighter:
             out[O_FIGHT + 2 * k] = rec["atk"][k]
             out[O_FIGHT + 2 * k + 1] = min(1.0, rec["dealt"][k] / TRACK_CAP)

@@ -651,9 +651,9 @@ def built_count(rec, p):
 def final_scores(rec, out):
     """Comparable final scores: VP, then monuments built, miracles, resources + coins (R55)."""
     for p in range(rec["num_players"]):
-        left = rec["coins"][p]
+        left = int(rec["coins"][p])
         for c in range(NUM_COLORS):
-            left += rec["res"][p, c]
+            left += int(rec["res"][p, c])
         out[p] = (rec["vp"][p] * 1e9 + built_count(rec, p) * 1e6 + rec["tree_n"][p] * 1e3
                   + min(left, 999))
 
@@ -665,8 +665,8 @@ def finish(rec):
     for p in range(n):
         left = 0
         for c in range(NUM_COLORS):
-            left += rec["res"][p, c]
-        extra = grey_points(rec, p) + left // 3 + rec["coins"][p] // 5
+            left += int(rec["res"][p, c])
+        extra = grey_points(rec, p) + left // 3 + int(rec["coins"][p]) // 5
         rec["final"][p] = extra
         rec["vp"][p] += extra
     rec["phase"] = Phase.OVER
