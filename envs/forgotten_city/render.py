@@ -41,65 +41,83 @@ SEAT_COLORS = ("#ffffff", "#ff8800", "#00c080", "#ff40c0")
 
 
 def _mon(m) -> str:
-    return f"{MON_NAMES[m]} ({COLOR_LETTERS[MON_COLOR[m]]})" if m >= 0 else "-"
+    return MON_NAMES[m] if m >= 0 else "-"
+
+
+def _mir(x) -> str:
+    return MIR_SHORT[MIR_TYPE[x]] if x >= 0 else "-"
+
+
+def _short(name: str) -> str:
+    name = name.replace("Enlightenment of ", "E.").replace("Bountiful Dig ", "Dig")
+    for a, b in (("(Storm and ", "P"), ("(Sun and ", "R"), ("(Rain and ", "B"), ("Storm)", "P"),
+                 ("Sun)", "R"), ("Rain)", "B"), ("Lightning)", "Y"), ("the ", "")):
+        name = name.replace(a, b)
+    return name.replace(" ", "")
+
+
+MIR_SHORT = tuple(_short(x) for x in MIR_TYPE_NAMES)
 
 
 def render_ansi(rec, seat=None) -> str:
-    """The table as text (``seat`` is marked as "you"; nothing differs by seat)."""
+    """The table as text (``seat`` is marked as "you"; nothing differs by seat).
+
+    ``seat=None`` (a spectator) also names the face-down nightmares.
+    """
     n = int(rec["num_players"])
     ph = int(rec["phase"])
-    lines = [f"Forgotten City  round {int(rec['round']) + 1}/6  phase {Phase(ph).name}  "
-             f"turn {int(rec['turn'])}"]
+    head = f"round {int(rec['round']) + 1}/6 {Phase(ph).name} turn {int(rec['turn'])}; "
     if rec["terminated"] or rec["truncated"]:
-        lines.append("game over" if rec["terminated"] else "truncated")
+        head += "game over" if rec["terminated"] else "truncated"
     else:
-        lines.append(f"player_{int(rec['current_player'])} decides "
-                     f"({Dec(int(rec['dec'])).name})")
+        head += f"player_{int(rec['current_player'])} decides {Dec(int(rec['dec'])).name}"
     if rec["last_player"] >= 0 and 0 <= rec["last_action"] < len(ACTION_NAMES):
-        lines.append(f"last: player_{int(rec['last_player'])} "
-                     f"{ACTION_NAMES[int(rec['last_action'])]}")
+        head += (f"; last: player_{int(rec['last_player'])} "
+                 f"{ACTION_NAMES[int(rec['last_action'])]}")
+    lines = [head]
     track = []
     for s in range(len(rec["track_mon"])):
         m, q = int(rec["track_mon"][s]), int(rec["track_marker"][s])
         if q >= 0:
             track.append(f"{s}:[p{q}]")
         elif m >= 0:
-            track.append(f"{s}:{MON_NAMES[m]}+{int(rec['track_coins'][s])}c")
+            track.append(f"{s}:{MON_NAMES[m]}+{int(rec['track_coins'][s])}")
     lines.append("track " + " ".join(track))
     for p in range(n):
-        you = " (you)" if seat == p else ""
+        you = "*" if seat == p else ""
         res = "".join(f"{COLOR_LETTERS[c]}{int(rec['res'][p, c])}" for c in range(4))
-        tree = ", ".join(MIR_TYPE_NAMES[MIR_TYPE[int(rec['tree'][p, i])]]
-                         for i in range(int(rec["tree_n"][p])))
-        helpers = [int(rec["placed"][p, i]) for i in range(int(rec["nplaced"][p]))]
+        tree = ",".join(_mir(int(rec["tree"][p, i])) for i in range(int(rec["tree_n"][p])))
+        helpers = ",".join(str(int(rec["placed"][p, i])) for i in range(int(rec["nplaced"][p])))
+        lv = "".join(str(int(x)) for x in rec["level"][p])
+        picks = ""
+        if rec["picks"][p, 0] >= 0:
+            picks = f" picks[{_mon(int(rec['picks'][p, 0]))},{_mon(int(rec['picks'][p, 1]))}]"
         lines.append(
-            f"player_{p}{you}: VP {int(rec['vp'][p])} coins {int(rec['coins'][p])} {res} "
-            f"insp {int(rec['insp'][p])} def {int(rec['defense'][p])} levels "
-            f"{rec['level'][p].tolist()} leader hex {int(rec['leader'][p])} helpers {helpers} "
-            f"rested {int(rec['nrest'][p])} markers {int(rec['free'][p])}")
-        lines.append(f"  zone [{_mon(int(rec['zone'][p, 0]))}, {_mon(int(rec['zone'][p, 1]))}]"
-                     + (f" picks [{_mon(int(rec['picks'][p, 0]))}, "
-                        f"{_mon(int(rec['picks'][p, 1]))}]" if rec["picks"][p, 0] >= 0 else "")
-                     + f" miracles [{tree}]")
-    built = [f"hex {h}: {MON_NAMES[m]}/p{int(rec['mon_owner'][m])}"
+            f"p{p}{you} VP{int(rec['vp'][p])} c{int(rec['coins'][p])} {res} "
+            f"i{int(rec['insp'][p])} d{int(rec['defense'][p])} lv{lv} L{int(rec['leader'][p])} "
+            f"h[{helpers}] r{int(rec['nrest'][p])} m{int(rec['free'][p])} "
+            f"zone[{_mon(int(rec['zone'][p, 0]))},{_mon(int(rec['zone'][p, 1]))}]{picks} "
+            f"mir[{tree}]")
+    built = [f"{h}:{MON_NAMES[m]}/p{int(rec['mon_owner'][m])}"
              for h, m in enumerate(rec["mon_at"].tolist()) if m >= 0]
-    lines.append("built: " + ("; ".join(built) if built else "none"))
-    white = [MIR_TYPE_NAMES[MIR_TYPE[int(x)]] if x >= 0 else "-" for x in rec["wshow"]]
-    grey = [MIR_TYPE_NAMES[MIR_TYPE[int(x)]] if x >= 0 else "-" for x in rec["gshow"]]
-    lines.append("white miracles: " + ", ".join(white))
-    lines.append("grey miracles: " + ", ".join(grey))
+    if built:
+        lines.append("built " + " ".join(built))
+    lines.append("miracles white " + " ".join(_mir(int(x)) for x in rec["wshow"])
+                 + " grey " + " ".join(_mir(int(x)) for x in rec["gshow"]))
+    nms = []
     for k in range(NUM_NM_POS):
+        t = int(rec["nm_at"][k])
         if k < rec["nm_shown"] or seat is None:
-            t = int(rec["nm_at"][k])
-            state = (f"defeated, held by player_{int(rec['killer'][k])}"
-                     if rec["killer"][k] >= 0 else
-                     f"{int(rec['hits'][k])}/{int(NM_HP[t, n])} hits")
-            hidden = "" if k < rec["nm_shown"] else " (face down)"
-            lines.append(f"nightmare {k}: {NM_NAMES[t]}{hidden} {state}")
+            state = (f"held p{int(rec['killer'][k])}" if rec["killer"][k] >= 0 else
+                     f"{int(rec['hits'][k])}/{int(NM_HP[t, n])}")
+            down = "" if k < rec["nm_shown"] else "(down)"
+            nms.append(f"{k}:{NM_NAMES[t]}{down} {state}")
         else:
-            lines.append(f"nightmare {k}: face down")
-    lines.append(f"supply {rec['supply'].tolist()}  monument stack {int(rec['mstack_n'])}  "
-                 f"white stack {int(rec['wstack_n'])}")
+            nms.append(f"{k}:face down")
+    lines.append("nightmares " + "; ".join(nms))
+    supply = "".join(f"{COLOR_LETTERS[c]}{int(rec['supply'][c])}" for c in range(4))
+    lines.append(f"supply {supply} stacks: monuments {int(rec['mstack_n'])} "
+                 f"white {int(rec['wstack_n'])}")
     return "\n".join(lines)
 
 
