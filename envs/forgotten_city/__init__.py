@@ -11,6 +11,7 @@ from fatezoo.envs.core.spec import GameSpec, Kernels
 
 from . import rules
 from .encode import OBS, STATE_SIZE, encode, encode_state
+from .heuristic import act_one, heuristic_actions
 from .render import HOW_TO_WIN, LEGEND, render_ansi, render_svg
 from .state import (
     ACTION_NAMES,
@@ -377,12 +378,15 @@ SPEC = GameSpec(
     render_svg=render_svg,
     kernels=Kernels(reset=rules.reset_game, apply=rules.apply_action, legal=rules.legal_mask,
                     encode=encode, encode_state=encode_state,
-                    determinize=rules.determinize_record, evaluate=rules.evaluate),
+                    determinize=rules.determinize_record, policy=act_one,
+                    evaluate=rules.evaluate),
     determinize=determinize,
+    heuristic=heuristic_actions,
     default_max_turns=3000,
     rollout_depth=60,
     contract_options=({"reward": "score"},),
     golden_summary=golden_summary,
+    arena_targets=(("heuristic", "random", 0.8),),
     how_to_win=HOW_TO_WIN,
     legend=LEGEND,
 )

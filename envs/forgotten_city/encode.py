@@ -66,6 +66,8 @@ OBS = ObsLayout((
     ObsField("monuments", (NUM_MON, MON_W),
              "per monument type: on the track, in a seat's zone, picked by a seat, on the "
              "map, discarded"),
+    ObsField("slots", (MAX_P, 4), "per seat: construction zone slot 0, slot 1, first pick, "
+                                  "second pick: (monument type + 1) / 28, 0 if empty"),
     ObsField("seats", (MAX_P, SEAT_W),
              "per seat: VP / 100, coins / 30, resources (4) / 20, inspiration / 15, "
              "defense / 15, production levels (3) / 4, helpers placed, rested / 4, free "
@@ -97,6 +99,7 @@ O_HEX = OBS.start("hexes")
 HEX_S = OBS.strides("hexes")[0]
 O_MON = OBS.start("monuments")
 MON_S = OBS.strides("monuments")[0]
+O_SLOTS = OBS.start("slots")
 O_SEATS = OBS.start("seats")
 SEAT_S = OBS.strides("seats")[0]
 O_MIR = OBS.start("miracles")
@@ -181,9 +184,11 @@ def encode(rec, viewer, omniscient, out):
             m = int(rec["zone"][q, j])
             if m >= 0:
                 out[O_MON + int(m) * MON_S + M_ZONE + r] = 1.0
+                out[O_SLOTS + 4 * r + j] = (m + 1) / NUM_MON
             m = int(rec["picks"][q, j])
             if m >= 0:
                 out[O_MON + int(m) * MON_S + M_PICK + r] = 1.0
+                out[O_SLOTS + 4 * r + 2 + j] = (m + 1) / NUM_MON
     for m in range(NUM_MON):
         if rec["mdiscard"][m]:
             out[O_MON + m * MON_S + M_DISC] = 1.0

@@ -7,8 +7,8 @@
 | Actions | Discrete(345) |
 | Parallel API | No |
 | Agents | `player_0` .. `player_{n-1}`, n in 2-4 |
-| Observation | Dict: `observation` Box(-1, 1, (2713,), float32), `action_mask` Box(0, 1, (345,), int8) |
-| State | Box(-1, 1, (2767,), float32) |
+| Observation | Dict: `observation` Box(-1, 1, (2729,), float32), `action_mask` Box(0, 1, (345,), int8) |
+| State | Box(-1, 1, (2783,), float32) |
 | Rules | `envs/forgotten_city/RULES.md` |
 .. end
 
@@ -47,15 +47,16 @@ face-down nightmares (only the sizes are shown). Seats are relative (0 is you).
 | 54-393 | track | per track space: in use, coins / 10, monument type (one-hot), marker seat | [0, 1] |
 | 394-1857 | hexes | per space: terrain P R B Y stone portal central, monument colour, owner seat, helpers per seat / 4, leader per seat, monument type / 28 | [0, 1] |
 | 1858-2165 | monuments | per monument type: on the track, in a seat's zone, picked by a seat, on the map, discarded | [0, 1] |
-| 2166-2241 | seats | per seat: VP / 100, coins / 30, resources (4) / 20, inspiration / 15, defense / 15, production levels (3) / 4, helpers placed, rested / 4, free markers / 12, monument area left / 6, nightmare cards / 6, miracles / 8, next tree cost / 9, white miracles / 8 | [0, 1] |
-| 2242-2321 | miracles | miracle tiles owned per seat by type / 3 | [0, 1] |
-| 2322-2441 | white_display | white display slots by type | [0, 1] |
-| 2442-2541 | grey_display | grey display slots by type | [0, 1] |
-| 2542-2561 | grey_out | grey tiles out of the game (public by elimination) | [0, 1] |
-| 2562-2693 | nightmares | per board position: revealed, defeated, type (one-hot, once revealed), attacks (4), hit points left / 14, markers per seat / 14, card holder seat | [0, 1] |
-| 2694-2705 | fight | for the fighting player: attacking them, strength paid to it this phase / 15 | [0, 1] |
-| 2706-2709 | supply | resources left in the supply / 20 | [0, 1] |
-| 2710-2712 | stacks | monument stack / 28, white stack / 19, face-down nightmares / 7 | [0, 1] |
+| 2166-2181 | slots | per seat: construction zone slot 0, slot 1, first pick, second pick: (monument type + 1) / 28, 0 if empty | [0, 1] |
+| 2182-2257 | seats | per seat: VP / 100, coins / 30, resources (4) / 20, inspiration / 15, defense / 15, production levels (3) / 4, helpers placed, rested / 4, free markers / 12, monument area left / 6, nightmare cards / 6, miracles / 8, next tree cost / 9, white miracles / 8 | [0, 1] |
+| 2258-2337 | miracles | miracle tiles owned per seat by type / 3 | [0, 1] |
+| 2338-2457 | white_display | white display slots by type | [0, 1] |
+| 2458-2557 | grey_display | grey display slots by type | [0, 1] |
+| 2558-2577 | grey_out | grey tiles out of the game (public by elimination) | [0, 1] |
+| 2578-2709 | nightmares | per board position: revealed, defeated, type (one-hot, once revealed), attacks (4), hit points left / 14, markers per seat / 14, card holder seat | [0, 1] |
+| 2710-2721 | fight | for the fighting player: attacking them, strength paid to it this phase / 15 | [0, 1] |
+| 2722-2725 | supply | resources left in the supply / 20 | [0, 1] |
+| 2726-2728 | stacks | monument stack / 28, white stack / 19, face-down nightmares / 7 | [0, 1] |
 .. end
 
 ## Action mask

@@ -1061,6 +1061,18 @@ def apply_action(rec, action):
 
 
 @njit(cache=True)
+def sort_prefix(arr, n):
+    """Insertion sort of ``arr[:n]`` in place."""
+    for i in range(1, n):
+        x = arr[i]
+        j = i - 1
+        while j >= 0 and arr[j] > x:
+            arr[j + 1] = arr[j]
+            j -= 1
+        arr[j + 1] = x
+
+
+@njit(cache=True)
 def determinize_record(rec, player, words):
     """Resample what nobody has seen, then reseed the RNG.
 
@@ -1068,7 +1080,10 @@ def determinize_record(rec, player, words):
     positions and the one out of the game). Every seat sees the same, so the result is
     the same for any viewer.
     """
+    # each pool is sorted first, so the result depends only on what the viewer knows
+    sort_prefix(rec["mstack"], rec["mstack_n"])
     shuffle(rec["mstack"], rec["mstack_n"], words)
+    sort_prefix(rec["wstack"], rec["wstack_n"])
     shuffle(rec["wstack"], rec["wstack_n"], words)
     pool = np.empty(NUM_NM_POS + 1, np.int8)
     k = 0
@@ -1077,6 +1092,7 @@ def determinize_record(rec, player, words):
         k += 1
     pool[k] = rec["nm_out"]
     k += 1
+    sort_prefix(pool, k)
     shuffle(pool, k, words)
     j = 0
     for pos in range(rec["nm_shown"], NUM_NM_POS):
