@@ -12,6 +12,7 @@ from fatezoo.envs.core.spec import GameSpec, Kernels
 from . import rules
 from .encode import OBS, STATE_SIZE, encode, encode_state
 from .heuristic import act_one, heuristic_actions
+from .presets import TRAIN_PRESET
 from .render import HOW_TO_WIN, LEGEND, render_ansi, render_svg
 from .state import (
     ACTION_NAMES,
@@ -387,6 +388,7 @@ SPEC = GameSpec(
     contract_options=({"reward": "score"},),
     golden_summary=golden_summary,
     arena_targets=(("heuristic", "random", 0.8),),
+    train_preset=TRAIN_PRESET,
     how_to_win=HOW_TO_WIN,
     legend=LEGEND,
 )
