@@ -128,7 +128,9 @@ STATE_SIZE = OBS_SIZE + STATE_EXTRA
 
 @njit(cache=True)
 def rel(q, viewer, n):
-    return (int(q) - viewer + n) % n
+    """Seat ``q`` relative to ``viewer`` (0 = the viewer), without a division."""
+    r = int(q) - viewer
+    return r + n if r < 0 else r
 
 
 @njit(cache=True)

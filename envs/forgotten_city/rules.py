@@ -27,6 +27,7 @@ from .state import (
     A_PLACE,
     A_RES,
     A_REST,
+    ACT_DECODE,
     ACT_DIG,
     ADJ,
     AREA_SPACES,
@@ -61,8 +62,9 @@ from .state import (
     NUM_WHITE,
     PENALTY_VP,
     PICKS,
-    PORTAL_ADJ,
+    PORTAL_BITS,
     PORTAL_COINS,
+    PORTALS,
     PROD,
     RES_PER_COLOR,
     REST_COINS,
@@ -235,28 +237,25 @@ def reach_map(rec, p, reach):
     """``reach[h]``: 0 not placeable, 1 next to an own piece, 2 through a portal (R15, R16)."""
     for h in range(NUM_HEX):
         reach[h] = 0
-    touch = np.zeros(NUM_PORTALS, np.int64)
-    for i in range(rec["nplaced"][p] + 1):
-        x = rec["leader"][p] if i == rec["nplaced"][p] else rec["placed"][p, i]
+    touch = 0
+    k_n = rec["nplaced"][p]
+    for i in range(k_n + 1):
+        x = rec["leader"][p] if i == k_n else rec["placed"][p, i]
         for d in range(6):
             y = ADJ[x, d]
             if y >= 0:
                 reach[y] = 1
+        touch |= PORTAL_BITS[x]
+    if touch:
         for k in range(NUM_PORTALS):
-            if PORTAL_ADJ[k, x]:
-                touch[k] = 1
+            if touch & ~(1 << k):  # a piece next to another portal
+                g = PORTALS[k]
+                for d in range(6):
+                    y = ADJ[g, d]
+                    if y >= 0 and reach[y] == 0:
+                        reach[y] = 2
     for k in range(NUM_PORTALS):
-        other = False
-        for j in range(NUM_PORTALS):
-            if j != k and touch[j]:
-                other = True
-        if other:
-            for y in range(NUM_HEX):
-                if PORTAL_ADJ[k, y] and reach[y] == 0:
-                    reach[y] = 2
-    for h in range(NUM_HEX):
-        if rec["terrain"][h] == T_PORTAL:
-            reach[h] = 0
+        reach[PORTALS[k]] = 0
 
 
 @njit(cache=True)
@@ -757,19 +756,59 @@ def legal_abandon(rec, p, mask):
 
 @njit(cache=True)
 def legal_main(rec, p, mask):
-    """Placements (R15-R24), rest (R25) and Letting Go (R49)."""
-    reach = np.zeros(NUM_HEX, np.int64)
+    """Placements (R15-R24), rest (R25) and Letting Go (R49).
+
+    The conditions of ``action_ok`` (the per-hex reference), with what does not depend
+    on the hex worked out once.
+    """
+    n = rec["num_players"]
+    reach = np.empty(NUM_HEX, np.int64)
     reach_map(rec, p, reach)
+    occ = np.zeros(NUM_HEX, np.int64)
+    for q in range(n):
+        for i in range(rec["nplaced"][q]):
+            occ[rec["placed"][q, i]] += 1
     coins = rec["coins"][p]
+    own_leader = rec["leader"][p]
+    zone_col = np.full(2, -1, np.int64)  # colour of a buildable zone monument, -1
+    if rec["area_left"][p] > 0:
+        for j in range(2):
+            m = rec["zone"][p, j]
+            if m >= 0 and can_pay(rec, p, MON_COST[m]):
+                zone_col[j] = MON_COLOR[m]
+    deep = count_owned(rec, p, Fx.EXCAVATE_UNDER_MONUMENT) > 0
+    exch = False
+    for g in range(NUM_COLORS):
+        if rec["res"][p, g] > 0:
+            for c in range(NUM_COLORS):
+                if c != g and rec["supply"][c] > 0:
+                    exch = True
     for h in range(NUM_HEX):
-        if reach[h] == 0 or blocked_by_leader(rec, p, h):
+        if reach[h] == 0:
             continue
-        cost = helpers_on(rec, h) + (PORTAL_COINS if reach[h] == 2 else 0)
+        if h != own_leader:
+            blocked = False
+            for q in range(n):
+                if q != p and rec["leader"][q] == h:
+                    blocked = True
+            if blocked:
+                continue
+        cost = occ[h] + (PORTAL_COINS if reach[h] == 2 else 0)
         if cost > coins:
             continue
-        for a in range(4):
-            if action_ok(rec, p, h, a):
-                mask[A_PLACE + 4 * h + a] = 1
+        t = rec["terrain"][h]
+        m = rec["mon_at"][h]
+        o = A_PLACE + 4 * h
+        if m < 0 and (t < NUM_COLORS or t == T_STONE):
+            for j in range(2):
+                if zone_col[j] >= 0 and (t == T_STONE or t == zone_col[j]):
+                    mask[o + j] = 1
+        if t == T_CENTRAL:
+            mask[o + ACT_DIG] = exch
+        elif t < NUM_COLORS and (m < 0 or deep) and rec["supply"][t] > 0:
+            mask[o + ACT_DIG] = 1
+        if m >= 0 and can_pay(rec, p, MON_DECODE[m]):
+            mask[o + ACT_DECODE] = 1
     mask[A_REST] = 1
     legal_abandon(rec, p, mask)
 

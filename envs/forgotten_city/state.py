@@ -90,12 +90,14 @@ TILE_LAYOUT = np.array([[_LETTER_CODE[c] for c in r["layout"]] for r in _TILES],
 TILE_NAMES = tuple(r["name"] for r in _TILES)
 PORTALS = np.array([h for h in range(NUM_HEX) if _MAP[h]["board"] == "portal"], np.int64)
 NUM_PORTALS = len(PORTALS)
-# PORTAL_ADJ[k, h]: hex h is next to portal k
+# PORTAL_ADJ[k, h]: hex h is next to portal k; PORTAL_BITS[h]: those k as a bit mask
 PORTAL_ADJ = np.zeros((NUM_PORTALS, NUM_HEX), np.int64)
+PORTAL_BITS = np.zeros(NUM_HEX, np.int64)
 for _k, _p in enumerate(PORTALS):
     for _d in range(6):
         if ADJ[_p, _d] >= 0:
             PORTAL_ADJ[_k, ADJ[_p, _d]] = 1
+            PORTAL_BITS[ADJ[_p, _d]] |= 1 << _k
 
 # ---- monuments
 _MON = _rows("monuments")

@@ -1136,3 +1136,36 @@ def test_same_seed_same_game():
     assert a.states.tobytes() == b.states.tobytes() and pa == pb
     c, _ = play_random(2, seed=22)
     assert a.states.tobytes() != c.states.tobytes()
+
+
+def test_legal_placements_match_the_per_hex_rule():
+    # the batched legal mask (hex-independent conditions hoisted) against the per-hex
+    # reference: reach (R15, R16), leader exclusivity (R18), coins (R17, R19), action (R20-R24)
+    vec = fc_vec(64, num_players=3, seed=5, auto_reset=False)
+    _, mask, _ = vec.reset()
+    rng = rng_rows(9, 64)
+    acts = np.empty(64, np.int64)
+    reach = np.zeros(NUM_HEX, np.int64)
+    checked = 0
+    for _ in range(90):
+        for i in range(64):
+            r = vec.states[i]
+            if r["dec"] != Dec.MAIN or r["terminated"]:
+                continue
+            p = int(r["current_player"])
+            rules.reach_map(r, p, reach)
+            want = set()
+            for h in range(NUM_HEX):
+                if reach[h] == 0 or rules.blocked_by_leader(r, p, h):
+                    continue
+                if rules.helpers_on(r, h) + (2 if reach[h] == 2 else 0) > r["coins"][p]:
+                    continue
+                want |= {PLACE(h, a) for a in range(4) if rules.action_ok(r, p, h, a)}
+            got = {int(a) for a in np.flatnonzero(mask[i]) if A_PLACE <= a < A_REST}
+            assert got == want
+            checked += 1
+        K.batch_random_actions(mask, rng, acts)
+        ended = vec.states["terminated"].astype(bool)
+        acts[ended] = -1
+        _, mask, *_ = vec.step(acts)
+    assert checked > 500
