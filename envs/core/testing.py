@@ -451,6 +451,11 @@ def check_hidden_info(game: str, num_players: int = 2, positions: int = 12,
     mask = np.zeros(spec.num_actions, np.int8)
     mask2 = np.zeros(spec.num_actions, np.int8)
     checked = sensitive = 0
+    # a game whose seats all see the same table (SYMMETRIC_INFORMATION in its package: only
+    # face-down stacks are hidden, from everyone alike) has no seat-private cards to show
+    symmetric = bool(getattr(mod, "SYMMETRIC_INFORMATION", False))
+    full = np.zeros(spec.state_size, np.float32)
+    full2 = np.zeros(spec.state_size, np.float32)
     for k in range(positions):
         env = mod.env(num_players=num_players)
         env.reset(seed=seed + k)
@@ -484,6 +489,10 @@ def check_hidden_info(game: str, num_players: int = 2, positions: int = 12,
                 spec.determinize(world[0], (p + 1) % num_players, rng)
                 K.encode_one(world, 0, p, obs2)
                 sensitive += obs.tobytes() != obs2.tobytes()
+                if symmetric:  # the hidden part is really resampled (the full state moves)
+                    K.state_one(base, 0, full)
+                    K.state_one(world, 0, full2)
+                    sensitive += full.tobytes() != full2.tobytes()
     assert checked > 0
     assert sensitive > 0, f"{game}: no observation ever changed when known cards changed"
 

@@ -1,0 +1,289 @@
+"""Forgotten City observation (RULES.md section 15, R56).
+
+Everything on the table is public; seats are relative to the viewer (0 = the viewer,
+1 = the next seat). Hidden from every seat alike: the order of the monument and white
+miracle stacks and which nightmare lies face down where (only their sizes are shown).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from fatezoo.envs.core.layout import ObsField, ObsLayout
+
+from .state import (
+    AREA_SPACES,
+    FREE_MARKERS,
+    GREY_OUT,
+    GREY_SHOWN,
+    HELPERS,
+    MAX_BOXES,
+    MAX_LEVEL,
+    MAX_P,
+    MAX_TRACK,
+    MIR_TYPE,
+    MON_COLOR,
+    NM_ATTACKS,
+    NM_HP,
+    NUM_COLORS,
+    NUM_DECS,
+    NUM_HEX,
+    NUM_MIR_TYPES,
+    NUM_MON,
+    NUM_NM,
+    NUM_NM_POS,
+    NUM_PHASES,
+    NUM_WHITE,
+    RES_PER_COLOR,
+    ROUNDS,
+    TRACK_CAP,
+    TRACK_SPACES,
+    TREE_COST,
+    TREE_SPACES,
+    WHITE_SHOWN,
+)
+
+HEX_W = 7 + 4 + 4 + 4 + 4 + 1  # terrain, monument colour, owner, helpers, leaders, monument
+MON_W = 1 + 2 * MAX_P + 2  # track, zone by seat, picked by seat, on the map, discarded
+SEAT_W = 19
+NM_W = 2 + NUM_NM + NUM_COLORS + 1 + MAX_P + MAX_P
+
+OBS = ObsLayout((
+    ObsField("phase", (NUM_PHASES,), "one-hot phase (pick, settle, action, buy, fight, "
+                                     "leader, over)"),
+    ObsField("decision", (NUM_DECS,), "one-hot decision kind of the player to act"),
+    ObsField("round", (ROUNDS,), "one-hot round"),
+    ObsField("num_players", (3,), "one-hot 2, 3, 4 players"),
+    ObsField("to_act", (MAX_P,), "one-hot relative seat of the player to act"),
+    ObsField("pending", (2 + NUM_COLORS,), "any-resource gains left / 3, penalties left / 6, "
+                                           "colour given in an exchange (one-hot)"),
+    ObsField("order", (MAX_P, MAX_P), "per relative seat: its place in track order (one-hot)"),
+    ObsField("track", (MAX_TRACK, 2 + NUM_MON + MAX_P),
+             "per track space: in use, coins / 10, monument type (one-hot), marker seat"),
+    ObsField("hexes", (NUM_HEX, HEX_W),
+             "per space: terrain P R B Y stone portal central, monument colour, owner seat, "
+             "helpers per seat / 4, leader per seat, monument type / 28"),
+    ObsField("monuments", (NUM_MON, MON_W),
+             "per monument type: on the track, in a seat's zone, picked by a seat, on the "
+             "map, discarded"),
+    ObsField("slots", (MAX_P, 4), "per seat: construction zone slot 0, slot 1, first pick, "
+                                  "second pick: (monument type + 1) / 28, 0 if empty"),
+    ObsField("seats", (MAX_P, SEAT_W),
+             "per seat: VP / 100, coins / 30, resources (4) / 20, inspiration / 15, "
+             "defense / 15, production levels (3) / 4, helpers placed, rested / 4, free "
+             "markers / 12, monument area left / 6, nightmare cards / 6, miracles / 8, next "
+             "tree cost / 9, white miracles / 8"),
+    ObsField("miracles", (MAX_P, NUM_MIR_TYPES), "miracle tiles owned per seat by type / 3"),
+    ObsField("white_display", (WHITE_SHOWN, NUM_MIR_TYPES), "white display slots by type"),
+    ObsField("grey_display", (GREY_SHOWN, NUM_MIR_TYPES), "grey display slots by type"),
+    ObsField("grey_out", (NUM_MIR_TYPES,), "grey tiles out of the game (public by elimination)"),
+    ObsField("nightmares", (NUM_NM_POS, NM_W),
+             "per board position: revealed, defeated, type (one-hot, once revealed), "
+             "attacks (4), hit points left / 14, markers per seat / 14, card holder seat"),
+    ObsField("fight", (NUM_NM_POS, 2), "for the fighting player: attacking them, strength "
+                                       "paid to it this phase / 15"),
+    ObsField("supply", (NUM_COLORS,), "resources left in the supply / 20"),
+    ObsField("stacks", (3,), "monument stack / 28, white stack / 19, face-down nightmares / 7"),
+))
+OBS_SIZE = OBS.size
+O_PHASE = OBS.start("phase")
+O_DEC = OBS.start("decision")
+O_ROUND = OBS.start("round")
+O_NP = OBS.start("num_players")
+O_ACT = OBS.start("to_act")
+O_PEND = OBS.start("pending")
+O_ORDER = OBS.start("order")
+O_TRACK = OBS.start("track")
+TRACK_S = OBS.strides("track")[0]
+O_HEX = OBS.start("hexes")
+HEX_S = OBS.strides("hexes")[0]
+O_MON = OBS.start("monuments")
+MON_S = OBS.strides("monuments")[0]
+O_SLOTS = OBS.start("slots")
+O_SEATS = OBS.start("seats")
+SEAT_S = OBS.strides("seats")[0]
+O_MIR = OBS.start("miracles")
+MIR_S = OBS.strides("miracles")[0]
+O_WDISP = OBS.start("white_display")
+O_GDISP = OBS.start("grey_display")
+O_GOUT = OBS.start("grey_out")
+O_NM = OBS.start("nightmares")
+NM_S = OBS.strides("nightmares")[0]
+O_FIGHT = OBS.start("fight")
+O_SUPPLY = OBS.start("supply")
+O_STACKS = OBS.start("stacks")
+# seat row columns
+S_VP, S_COINS, S_RES, S_INSP, S_DEF, S_LEVEL = 0, 1, 2, 6, 7, 8
+S_PLACED, S_REST, S_FREE, S_AREA, S_NMC, S_MIRN, S_NEXT, S_WHITE = 11, 12, 13, 14, 15, 16, 17, 18
+# hex row columns
+H_TERR, H_MCOL, H_OWNER, H_HELP, H_LEAD, H_MTYPE = 0, 7, 11, 15, 19, 23
+# nightmare row columns
+N_SHOWN, N_DEAD, N_TYPE, N_ATK, N_HP, N_MARK, N_HOLD = 0, 1, 2, 2 + NUM_NM, 6 + NUM_NM, \
+    7 + NUM_NM, 7 + NUM_NM + MAX_P
+# monument row columns
+M_TRACK, M_ZONE, M_PICK, M_MAP, M_DISC = 0, 1, 1 + MAX_P, 1 + 2 * MAX_P, 2 + 2 * MAX_P
+STATE_EXTRA = NUM_MON + NUM_WHITE + NUM_NM_POS + 1  # stack orders and face-down nightmares
+STATE_SIZE = OBS_SIZE + STATE_EXTRA
+
+
+@njit(cache=True)
+def rel(q, viewer, n):
+    """Seat ``q`` relative to ``viewer`` (0 = the viewer), without a division."""
+    r = int(q) - viewer
+    return r + n if r < 0 else r
+
+
+@njit(cache=True)
+def encode(rec, viewer, omniscient, out):
+    """Write ``viewer``'s observation into ``out`` (face-down nightmares too if ``omniscient``)."""
+    for i in range(OBS_SIZE):
+        out[i] = 0.0
+    viewer = int(viewer)
+    n = int(rec["num_players"])
+    out[O_PHASE + int(rec["phase"])] = 1.0
+    out[O_DEC + int(rec["dec"])] = 1.0
+    out[O_ROUND + int(rec["round"])] = 1.0
+    out[O_NP + n - 2] = 1.0
+    if rec["phase"] != 6:
+        out[O_ACT + rel(rec["current_player"], viewer, n)] = 1.0
+    out[O_PEND] = min(1.0, rec["pending_any"] / 3.0)
+    out[O_PEND + 1] = min(1.0, rec["penalty_left"] / 6.0)
+    if rec["exch_give"] >= 0:
+        out[O_PEND + 2 + int(rec["exch_give"])] = 1.0
+    # track and order
+    k = 0
+    for s in range(MAX_TRACK):
+        o = O_TRACK + s * TRACK_S
+        if s < TRACK_SPACES[n]:
+            out[o] = 1.0
+        m = int(rec["track_mon"][s])
+        if m >= 0:
+            out[o + 1] = min(1.0, rec["track_coins"][s] / 10.0)
+            out[o + 2 + int(m)] = 1.0
+            out[O_MON + int(m) * MON_S + M_TRACK] = 1.0
+        q = int(rec["track_marker"][s])
+        if q >= 0:
+            r = rel(q, viewer, n)
+            out[o + 2 + NUM_MON + r] = 1.0
+            out[O_ORDER + r * MAX_P + k] = 1.0
+            k += 1
+    # map
+    for h in range(NUM_HEX):
+        o = O_HEX + h * HEX_S
+        out[o + H_TERR + int(rec["terrain"][h])] = 1.0
+        m = int(rec["mon_at"][h])
+        if m >= 0:
+            out[o + H_MCOL + MON_COLOR[m]] = 1.0
+            out[o + H_OWNER + rel(rec["mon_owner"][m], viewer, n)] = 1.0
+            out[o + H_MTYPE] = (m + 1) / NUM_MON
+            out[O_MON + int(m) * MON_S + M_MAP] = 1.0
+    for q in range(n):
+        r = rel(q, viewer, n)
+        out[O_HEX + int(rec["leader"][q]) * HEX_S + H_LEAD + r] = 1.0
+        for i in range(rec["nplaced"][q]):
+            out[O_HEX + int(rec["placed"][q, i]) * HEX_S + H_HELP + r] += 1.0 / HELPERS
+        for j in range(2):
+            m = int(rec["zone"][q, j])
+            if m >= 0:
+                out[O_MON + int(m) * MON_S + M_ZONE + r] = 1.0
+                out[O_SLOTS + 4 * r + j] = (m + 1) / NUM_MON
+            m = int(rec["picks"][q, j])
+            if m >= 0:
+                out[O_MON + int(m) * MON_S + M_PICK + r] = 1.0
+                out[O_SLOTS + 4 * r + 2 + j] = (m + 1) / NUM_MON
+    for m in range(NUM_MON):
+        if rec["mdiscard"][m]:
+            out[O_MON + m * MON_S + M_DISC] = 1.0
+    # seats
+    for q in range(n):
+        r = rel(q, viewer, n)
+        o = O_SEATS + r * SEAT_S
+        out[o + S_VP] = min(1.0, rec["vp"][q] / 100.0)
+        out[o + S_COINS] = min(1.0, rec["coins"][q] / 30.0)
+        for c in range(NUM_COLORS):
+            out[o + S_RES + c] = rec["res"][q, c] / RES_PER_COLOR
+        out[o + S_INSP] = rec["insp"][q] / TRACK_CAP
+        out[o + S_DEF] = rec["defense"][q] / TRACK_CAP
+        for j in range(3):
+            out[o + S_LEVEL + j] = rec["level"][q, j] / MAX_LEVEL
+        out[o + S_PLACED] = rec["nplaced"][q] / HELPERS
+        out[o + S_REST] = rec["nrest"][q] / HELPERS
+        out[o + S_FREE] = rec["free"][q] / FREE_MARKERS
+        out[o + S_AREA] = rec["area_left"][q] / AREA_SPACES
+        tn = int(rec["tree_n"][q])
+        out[o + S_MIRN] = tn / TREE_SPACES
+        if tn < TREE_SPACES:
+            out[o + S_NEXT] = TREE_COST[tn] / TREE_COST[TREE_SPACES - 1]
+        white = 0
+        for i in range(tn):
+            mid = int(rec["tree"][q, i])
+            white += mid < NUM_WHITE
+            out[O_MIR + r * MIR_S + MIR_TYPE[mid]] += 1.0  # counts first: float32 sums of
+        for t in range(NUM_MIR_TYPES):                     # thirds round differently in numpy
+            out[O_MIR + r * MIR_S + t] /= 3.0
+        out[o + S_WHITE] = white / TREE_SPACES
+        held = 0
+        for k in range(NUM_NM_POS):
+            held += rec["killer"][k] == q
+        out[o + S_NMC] = held / NUM_NM_POS
+    # displays
+    for s in range(WHITE_SHOWN):
+        if rec["wshow"][s] >= 0:
+            out[O_WDISP + s * NUM_MIR_TYPES + MIR_TYPE[rec["wshow"][s]]] = 1.0
+    for s in range(GREY_SHOWN):
+        if rec["gshow"][s] >= 0:
+            out[O_GDISP + s * NUM_MIR_TYPES + MIR_TYPE[rec["gshow"][s]]] = 1.0
+    for s in range(GREY_OUT):
+        out[O_GOUT + MIR_TYPE[rec["gout"][s]]] = 1.0
+    # nightmares
+    fighter = rec["dec"] == 9 or rec["dec"] == 10
+    for k in range(NUM_NM_POS):
+        o = O_NM + k * NM_S
+        t = int(rec["nm_at"][k])
+        shown = k < rec["nm_shown"]
+        if shown:
+            out[o + N_SHOWN] = 1.0
+        if shown or omniscient:
+            out[o + N_TYPE + t] = 1.0
+        if shown:
+            for c in range(NUM_COLORS):
+                out[o + N_ATK + c] = NM_ATTACKS[t, c]
+            out[o + N_HP] = (NM_HP[t, n] - rec["hits"][k]) / MAX_BOXES
+        for b in range(rec["hits"][k]):
+            out[o + N_MARK + rel(rec["boxes"][k, b], viewer, n)] += 1.0
+        for r in range(MAX_P):
+            out[o + N_MARK + r] /= MAX_BOXES
+        if rec["killer"][k] >= 0:
+            out[o + N_DEAD] = 1.0
+            out[o + N_HOLD + rel(rec["killer"][k], viewer, n)] = 1.0
+        if fighter:
+            out[O_FIGHT + 2 * k] = rec["atk"][k]
+            out[O_FIGHT + 2 * k + 1] = min(1.0, rec["dealt"][k] / TRACK_CAP)
+    for c in range(NUM_COLORS):
+        out[O_SUPPLY + c] = rec["supply"][c] / RES_PER_COLOR
+    out[O_STACKS] = rec["mstack_n"] / NUM_MON
+    out[O_STACKS + 1] = rec["wstack_n"] / NUM_WHITE
+    out[O_STACKS + 2] = (NUM_NM - rec["nm_shown"]) / NUM_NM
+
+
+@njit(cache=True)
+def encode_state(rec, out):
+    """The full state: seat 0's view with face-down nightmares shown, plus the stacks.
+
+    Monument stack bottom to top, white stack, face-down nightmares and the one out.
+    """
+    encode(rec, 0, 1, out[:OBS_SIZE])
+    for i in range(STATE_EXTRA):
+        out[OBS_SIZE + i] = 0.0
+    o = OBS_SIZE
+    for i in range(rec["mstack_n"]):
+        out[o + i] = (rec["mstack"][i] + 1) / NUM_MON
+    o += NUM_MON
+    for i in range(rec["wstack_n"]):
+        out[o + i] = (rec["wstack"][i] + 1) / NUM_WHITE
+    o += NUM_WHITE
+    for k in range(NUM_NM_POS):
+        if k >= rec["nm_shown"]:
+            out[o + k] = (rec["nm_at"][k] + 1) / NUM_NM
+    out[o + NUM_NM_POS] = (rec["nm_out"] + 1) / NUM_NM
+

@@ -1,0 +1,27 @@
+"""Forgotten City's training preset: the TrainOptions ``fatezoo train forgotten_city`` uses.
+
+A starting point sized for 2 CPU cores, not yet tuned by a 30-minute run (issue 11 asks
+for one): 2-player games (~140 learner-side decisions each), 256 games in one batched env,
+a warm start imitating the heuristic, then PPO on the per-step VP-difference shaping
+(``reward="score"``: every VP gained counts at once, so gamma 0.99 over ~70 own decisions
+a game) against mostly the heuristic and some random play. The 2,713-entry observation
+gets a wider network than the default.
+"""
+
+TRAIN_PRESET = {
+    "timesteps": 10_000_000,
+    "num_envs": 256,
+    "n_steps": 128,
+    "batch_size": 2048,
+    "n_epochs": 4,
+    "learning_rate": 3e-4,
+    "ent_coef": 0.01,
+    "net_arch": (256, 128),
+    "w_random": 0.3,
+    "w_heuristic": 0.7,
+    "snapshot_every": 500_000,
+    "eval_every": 1_000_000,
+    "checkpoint_every": 2_000_000,
+    "imitation_max": 1_000_000,
+    "reward": "score",
+}
