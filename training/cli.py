@@ -6,6 +6,7 @@ Commands (each works for every registered game)::
     fatezoo play GAME [--players N] [--seat S]     a person against agents in the terminal
     fatezoo replay FILE [--seat S] [--last]        replay a saved game record (JSON)
     fatezoo arena GAME --agents a,b --games N      round robin: win rates and ratings
+                   [--ray [ADDRESS]]               ... played on Ray workers (same results)
     fatezoo bench [GAME|all] [--envs B]            steps/s of the core, AEC loop, gym (all:
                                                    one table over every game)
     fatezoo bench GAME --training                  MaskablePPO steps/s: core vs gym wrapper
@@ -94,6 +95,13 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--plot", default=None, metavar="OUT.png",
                    help="also save the win-rate matrix and ratings as a PNG")
+    p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                   help="play the games on Ray workers (pip install 'fatezoo[ray]'): alone, "
+                        "a local Ray for this run; with an address (auto, host:6379, "
+                        "ray://host:10001), that cluster. Same results as without --ray")
+    p.add_argument("--ray-workers", type=int, default=None, metavar="N",
+                   help="with --ray: game chunks played at once (and a local Ray's CPUs; "
+                        "default: every CPU)")
     add_game_options(p, game)
 
     p = sub.add_parser("bench", help="benchmark the core, the AEC loop and the gym wrapper")
@@ -174,9 +182,21 @@ def cmd_arena(args) -> int:
         raise ValueError(f"--agents needs at least 2 comma-separated agents, got {args.agents!r}")
     if args.plot:
         check_plot_path(args.plot)  # before any game is played
-    result = run_arena(args.game, agents, games=args.games, num_players=args.players,
-                       seed=args.seed, batch=args.batch, options=game_options(args),
-                       progress=False if args.no_progress else None)
+    kwargs = dict(games=args.games, num_players=args.players, seed=args.seed,
+                  batch=args.batch, options=game_options(args),
+                  progress=False if args.no_progress else None)
+    if args.ray_workers is not None and args.ray is None:
+        raise ValueError("--ray-workers needs --ray [ADDRESS]")
+    if args.ray is not None:
+        from .ray_arena import run_ray_arena
+
+        try:
+            result = run_ray_arena(args.game, agents, address=args.ray,
+                                   workers=args.ray_workers, **kwargs)
+        except RuntimeError as err:  # a chunk lost more workers than it may rerun
+            raise ValueError(one_line(err)) from None
+    else:
+        result = run_arena(args.game, agents, **kwargs)
     if args.json:
         print(json.dumps(result))
     else:
