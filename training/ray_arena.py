@@ -166,8 +166,16 @@ def run_ray_arena(game: str, agents: list[str], games: int = 1000, num_players: 
     """:func:`~fatezoo.training.arena.run_arena` with the games played on Ray workers.
 
     Args:
-        game, agents, games, num_players, seed, batch, options, progress, prior_games: as
-            for :func:`~fatezoo.training.arena.run_arena`; the result is the same.
+        game: registered game name.
+        agents: agent specs (at least 2).
+        games: total games.
+        num_players: seats per game.
+        seed: arena seed.
+        batch: games run at once on a worker's vector env.
+        options: further env options.
+        progress: the stderr progress bar (True, False, None: only on a tty).
+        prior_games: the ratings' prior (all of these as for
+            :func:`~fatezoo.training.arena.run_arena`: the result is the same).
         address: a Ray cluster to join (None or ``"local"``: start a local Ray for this
             call and stop it at the end; an already initialized Ray is used as it is).
         workers: chunks in flight at once, and the CPUs of a local Ray (None: all CPUs).
