@@ -11,6 +11,7 @@ Commands (each works for every registered game)::
                                                    one table over every game)
     fatezoo bench GAME --training                  MaskablePPO steps/s: core vs gym wrapper
     fatezoo train GAME [--timesteps N]             MaskablePPO self-play on the batched core
+                   [--backend rllib]               ... or RLlib PPO on Ray, one policy for all seats
 
 A game's own options (its ``option_defaults``) become flags of ``play``, ``arena`` and
 ``bench`` when the game is named: ``fatezoo play fatefell --advanced --seasons 2``. A
@@ -32,7 +33,8 @@ from .options import add_game_options, add_train_arguments, game_options, train_
 
 COMMANDS = ("list", "play", "replay", "arena", "bench", "train")
 PPO_NOTE = ("ppo:PATH loads a MaskablePPO checkpoint, which is a pickle: loading one can run "
-            "any code it holds, so load only checkpoints you made or trust.")
+            "any code it holds, so load only checkpoints you made or trust. rllib:PATH (a "
+            "checkpoint of fatezoo train --backend rllib) holds pickles too.")
 GAME_COMMANDS = ("play", "arena", "bench", "train")
 
 
@@ -129,6 +131,17 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                        description="Train MaskablePPO by self-play on the batched core. "
                        "Defaults shown are the game's training preset where it has one.")
     add_train_arguments(p, game)
+    g = p.add_argument_group("backend")
+    g.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+                   help="sb3: MaskablePPO on the batched core (default); rllib: one shared "
+                        "masked policy for every seat with RLlib PPO (pip install "
+                        "'fatezoo[ray]'; checkpoints play as rllib:PATH)")
+    g.add_argument("--num-env-runners", type=int, default=None, metavar="N",
+                   help="with --backend rllib: Ray actors sampling games (0: sample in this "
+                        "process; default 2)")
+    g.add_argument("--address", default=None, metavar="ADDRESS",
+                   help="with --backend rllib: the Ray cluster to train on (auto, host:6379, "
+                        "ray://host:10001; default: a local Ray for the run)")
     add_game_options(p, game, reward_default=train_reward_help(game))
     return parser
 
@@ -277,9 +290,26 @@ def cmd_bench_training(args) -> int:
 
 def cmd_train(args) -> int:
     """``fatezoo train``."""
-    from .train import run_train_command
+    if args.backend != "rllib":
+        for flag, value in (("--num-env-runners", args.num_env_runners),
+                            ("--address", args.address)):
+            if value is not None:
+                raise ValueError(f"{flag} needs --backend rllib")
+        from .train import run_train_command
 
-    return run_train_command(args)
+        return run_train_command(args)
+    from .options import options_from_args
+
+    opts = options_from_args(args)
+    runners = 2 if args.num_env_runners is None else args.num_env_runners
+    if runners < 0:
+        raise ValueError(f"--num-env-runners must be >= 0, got {runners}")
+    try:
+        from .rllib_ppo import run_rllib_command
+    except ImportError as e:
+        raise ImportError(f"--backend rllib needs the ray extra: pip install 'fatezoo[ray]' "
+                          f"({e})") from None
+    return run_rllib_command(opts, runners, args.address)
 
 
 HANDLERS = {"list": cmd_list, "play": cmd_play, "replay": cmd_replay, "arena": cmd_arena,
