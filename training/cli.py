@@ -137,8 +137,8 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                         "masked policy for every seat with RLlib PPO (pip install "
                         "'fatezoo[ray]'; checkpoints play as rllib:PATH)")
     g.add_argument("--num-env-runners", type=int, default=None, metavar="N",
-                   help="with --backend rllib: Ray actors sampling games (0: sample in this "
-                        "process; default 2)")
+                   help="with --backend rllib: Ray actors sampling games (default 0: sample in "
+                        "the training process, the fastest on 2 cores)")
     g.add_argument("--address", default=None, metavar="ADDRESS",
                    help="with --backend rllib: the Ray cluster to train on (auto, host:6379, "
                         "ray://host:10001; default: a local Ray for the run)")
@@ -301,7 +301,7 @@ def cmd_train(args) -> int:
     from .options import options_from_args
 
     opts = options_from_args(args)
-    runners = 2 if args.num_env_runners is None else args.num_env_runners
+    runners = 0 if args.num_env_runners is None else args.num_env_runners
     if runners < 0:
         raise ValueError(f"--num-env-runners must be >= 0, got {runners}")
     try:

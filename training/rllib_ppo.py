@@ -148,6 +148,70 @@ class FatezooMultiAgentEnv(MultiAgentEnv):
                 {"__all__": False}, {})
 
 
+class AECMultiAgentEnv(MultiAgentEnv):
+    """The other candidate: RLlib's ``PettingZooEnv`` over the AEC env, keys renamed.
+
+    Kept for :func:`bench_envs` (the measurement behind the choice in the module docs).
+    """
+
+    def __init__(self, config=None):
+        super().__init__()
+        from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+
+        import fatezoo
+
+        config = dict(config or {})
+        self._env = PettingZooEnv(fatezoo.make(config["game"],
+                                               num_players=int(config.get("num_players", 2)),
+                                               **dict(config.get("options") or {})))
+        self.possible_agents = list(self._env.possible_agents)
+        self.agents = list(self.possible_agents)
+        self.observation_spaces = FatezooMultiAgentEnv(config).observation_spaces
+        self.action_spaces = self._env.action_spaces
+        self._seed = int(config.get("seed", 0))
+
+    @staticmethod
+    def _rename(obs: dict) -> dict:
+        return {a: {"observations": o["observation"],
+                    "action_mask": o["action_mask"].astype(np.float32)} for a, o in obs.items()}
+
+    def reset(self, *, seed=None, options=None):
+        """Deal a new game."""
+        if seed is None:
+            seed, self._seed = self._seed, self._seed + 7919
+        obs, info = self._env.reset(seed=seed)
+        return self._rename(obs), info
+
+    def step(self, action_dict):
+        """One AEC step (and the ``step(None)`` of every finished seat)."""
+        obs, rew, term, trunc, info = self._env.step(action_dict)
+        return self._rename(obs), rew, term, trunc, info
+
+
+def bench_envs(game: str = "fatefell", steps: int = 20_000, num_players: int = 2,
+               options: dict | None = None) -> dict:
+    """Env steps/s of both candidate envs, uniform random legal actions, one process.
+
+    Returns:
+        ``{"core": steps/s of FatezooMultiAgentEnv, "aec": steps/s of AECMultiAgentEnv}``.
+    """
+    config = {"game": game, "num_players": num_players, "options": dict(options or {})}
+    out = {}
+    for name, cls in (("core", FatezooMultiAgentEnv), ("aec", AECMultiAgentEnv)):
+        env = cls(config)
+        rng = np.random.default_rng(0)
+        obs, _ = env.reset(seed=0)
+        start = time.perf_counter()
+        for _ in range(steps):
+            (agent, o), = obs.items() if len(obs) == 1 else list(obs.items())[:1]
+            legal = np.flatnonzero(o["action_mask"])
+            obs, _, term, trunc, _ = env.step({agent: int(rng.choice(legal))})
+            if term["__all__"] or trunc["__all__"]:
+                obs, _ = env.reset()
+        out[name] = steps / (time.perf_counter() - start)
+    return out
+
+
 # ---------------------------------------------------------------- the policy
 
 
@@ -299,12 +363,13 @@ def learner_steps(result: dict) -> int:
 # ---------------------------------------------------------------- the config
 
 
-def make_config(opts: TrainOptions, num_env_runners: int = 2,
-                envs_per_runner: int | None = None) -> PPOConfig:
+def make_config(opts: TrainOptions, num_env_runners: int = 0,
+                envs_per_runner: int | None = None, env_class=None) -> PPOConfig:
     """The RLlib PPO config of a run: env, modules, opponents and PPO settings from ``opts``.
 
     ``n_steps * num_envs`` is the train batch (timesteps per iteration), ``batch_size`` the
     minibatch, ``num_envs`` spread over the env runners (each steps its envs one by one).
+    ``env_class``: :class:`FatezooMultiAgentEnv` (default) or :class:`AECMultiAgentEnv`.
     """
     spec = get_spec(opts.game)
     weights = dict(opts.weights())
@@ -325,7 +390,8 @@ def make_config(opts: TrainOptions, num_env_runners: int = 2,
                   "options": opts.env_options(), "seed": opts.seed}
     return (
         PPOConfig()
-        .environment(FatezooMultiAgentEnv, env_config=env_config, disable_env_checking=True)
+        .environment(env_class or FatezooMultiAgentEnv, env_config=env_config,
+                     disable_env_checking=True)
         .env_runners(num_env_runners=int(num_env_runners), num_envs_per_env_runner=envs,
                      rollout_fragment_length="auto")
         .multi_agent(policies=set(modules),
@@ -384,7 +450,7 @@ def _log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def train_rllib(opts: TrainOptions, num_env_runners: int = 2, address: str | None = None,
+def train_rllib(opts: TrainOptions, num_env_runners: int = 0, address: str | None = None,
                 envs_per_runner: int | None = None, log=_log) -> dict:
     """Train the shared masked policy with RLlib PPO; evaluate, checkpoint, return the result.
 
@@ -510,5 +576,6 @@ def run_rllib_command(opts: TrainOptions, num_env_runners: int, address: str | N
     return 0
 
 
-__all__ = ["FatezooMultiAgentEnv", "FixedAgentModule", "MaskedPPOModule", "SelfPlaySnapshots",
-           "init_ray", "make_config", "opponent_mapping", "run_rllib_command", "train_rllib"]
+__all__ = ["AECMultiAgentEnv", "FatezooMultiAgentEnv", "FixedAgentModule", "MaskedPPOModule",
+           "SelfPlaySnapshots", "bench_envs", "init_ray", "make_config", "opponent_mapping",
+           "run_rllib_command", "train_rllib"]
