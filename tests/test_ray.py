@@ -99,3 +99,168 @@ def test_cli_arena_ray_bad_flags_are_one_line(capsys, extra, expected):
     rc = main(["arena", GAME, "--agents", "random,heuristic", "--games", "4"] + extra)
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and expected in err, err
+
+
+# ---------------------------------------------------------------- RLlib training
+
+
+def rllib():
+    pytest.importorskip("ray.rllib", reason="the ray extra is not installed "
+                                            "(pip install 'fatezoo[ray]')")
+    from fatezoo.training import rllib_ppo
+    return rllib_ppo
+
+
+def random_play(env, rng, steps):
+    """(obs, masks, rewards per seat) of ``steps`` random legal decisions of an RLlib env."""
+    obs, _ = env.reset(seed=int(rng.integers(1000)))
+    seen_obs, seen_masks = [], []
+    totals = np.zeros(len(env.possible_agents))
+    for _ in range(steps):
+        (agent, o), = obs.items()
+        seen_obs.append(o["observations"])
+        seen_masks.append(o["action_mask"])
+        obs, rew, term, trunc, _ = env.step({agent: int(rng.choice(
+            np.flatnonzero(o["action_mask"])))})
+        for a, r in rew.items():
+            totals[env.possible_agents.index(a)] += r
+        if term["__all__"] or trunc["__all__"]:
+            obs, _ = env.reset(seed=int(rng.integers(1000)))
+    return np.array(seen_obs), np.array(seen_masks), totals
+
+
+def test_rllib_env_plays_the_aec_game():
+    rllib_ppo = rllib()
+    config = {"game": GAME, "num_players": 3, "options": dict(OPTIONS, reward="score")}
+    env = rllib_ppo.FatezooMultiAgentEnv(config)
+    aec = __import__("fatezoo").make(GAME, num_players=3, reward="score", **OPTIONS)
+    rng = np.random.default_rng(0)
+    for seed in (1, 2):
+        obs, _ = env.reset(seed=seed)
+        aec.reset(seed=seed)
+        totals = dict.fromkeys(aec.possible_agents, 0.0)
+        while True:
+            (agent, o), = obs.items()
+            assert agent == aec.agent_selection
+            view = aec.observe(agent)
+            assert np.array_equal(o["observations"], view["observation"])
+            assert np.array_equal(o["action_mask"], view["action_mask"].astype(np.float32))
+            a = int(rng.choice(np.flatnonzero(o["action_mask"])))
+            obs, rew, term, trunc, _ = env.step({agent: a})
+            aec.step(a)
+            for k, r in rew.items():
+                totals[k] += r
+            if term["__all__"] or trunc["__all__"]:
+                break
+        # every seat's rewards summed over the game are the game's returns
+        returns = aec.unwrapped.record["returns"][:3]
+        assert np.allclose([totals[a] for a in aec.possible_agents], returns)
+        assert set(obs) == set(aec.possible_agents)  # every seat's last observation
+        assert all(m["action_mask"].all() for m in obs.values())
+
+
+def test_rllib_env_refuses_an_illegal_action():
+    rllib_ppo = rllib()
+    env = rllib_ppo.FatezooMultiAgentEnv({"game": GAME, "options": OPTIONS})
+    obs, _ = env.reset(seed=0)
+    (agent, o), = obs.items()
+    bad = int(np.flatnonzero(o["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match=f"{agent} played illegal action {bad}"):
+        env.step({agent: bad})
+
+
+def test_masked_module_never_samples_an_illegal_action():
+    rllib_ppo = rllib()
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    env = rllib_ppo.FatezooMultiAgentEnv({"game": GAME, "num_players": 2, "options": OPTIONS})
+    space = env.observation_spaces["player_0"]
+    module = rllib_ppo.MaskedPPOModule(observation_space=space,
+                                       action_space=env.action_spaces["player_0"],
+                                       model_config={"fcnet_hiddens": [16]})
+    obs, masks, _ = random_play(env, np.random.default_rng(1), 400)
+    assert (masks.sum(1) < masks.shape[1]).all() and len(np.unique(masks, axis=0)) > 5
+    batch = {Columns.OBS: {"observations": torch.as_tensor(obs),
+                           "action_mask": torch.as_tensor(masks)}}
+    for forward in (module.forward_exploration, module.forward_inference,
+                    module.forward_train):
+        logits = forward(dict(batch))[Columns.ACTION_DIST_INPUTS]
+        dist = module.get_exploration_action_dist_cls().from_logits(logits)
+        probs = torch.softmax(logits, -1).detach().numpy()
+        assert (probs[masks == 0] == 0).all()  # exactly zero, not small
+        torch.manual_seed(0)
+        samples = torch.stack([dist.sample() for _ in range(50)]).numpy()  # (50, B)
+        assert masks[np.arange(len(masks))[None, :], samples].all()
+        assert torch.isfinite(dist.entropy()).all() and torch.isfinite(
+            dist.logp(torch.as_tensor(samples[0]))).all()
+
+
+def test_opponent_mapping_agrees_within_an_episode():
+    rllib_ppo = rllib()
+
+    class Episode:
+        def __init__(self, i):
+            self.id_ = f"episode-{i}"
+
+    mapping = rllib_ppo.opponent_mapping({"random": 1.0, "heuristic": 1.0, "self": 1.0},
+                                         pool_size=2, num_players=3, seed=0)
+    seen = set()
+    for i in range(200):
+        ep = Episode(i)
+        seats = [mapping(f"player_{s}", ep) for s in range(3)]
+        assert seats == [mapping(f"player_{s}", ep) for s in range(3)]  # stable
+        assert "learner" in seats
+        others = {m for m in seats if m != "learner"}
+        assert len(others) <= 1
+        seen.add(others.pop() if others else "learner")
+    assert seen == {"random", "heuristic", "past_0", "past_1", "learner"}
+
+
+def test_rllib_train_saves_loads_and_plays_an_arena(local_ray, tmp_path, capsys):
+    rllib()
+    from fatezoo.agents import RllibAgent, make_agent
+    from fatezoo.training.ray_arena import run_ray_arena
+
+    args = ["train", GAME, "--backend", "rllib", "--num-env-runners", "1",
+            "--timesteps", "600", "--envs", "4", "--n-steps", "64", "--batch-size", "64",
+            "--n-epochs", "1", "--net-arch", "16", "--w-self", "1", "--pool-size", "2",
+            "--snapshot-every", "200", "--eval-every", "0", "--final-eval-games", "8",
+            "--seasons", "1", "--out-dir", str(tmp_path), "--run-name", "tiny",
+            "--no-progress"]
+    assert main(args) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    run = tmp_path / "tiny"
+    result = json.loads((run / "result.json").read_text())
+    assert result["timesteps"] >= 600 and result["env_steps"] > result["timesteps"] / 2
+    assert set(result["final_eval"]) == {"random", "heuristic"}
+    assert "win rate vs random" in out and f"rllib:{run / 'checkpoint'}" in out
+    progress = (run / "progress.csv").read_text().splitlines()
+    assert int(progress[-1].split(",")[4]) >= 2  # snapshots were taken
+    agent = make_agent(f"rllib:{run / 'checkpoint'}", GAME, num_players=2)
+    assert isinstance(agent, RllibAgent)
+    env = __import__("fatezoo").make(GAME, **OPTIONS)
+    env.reset(seed=3)
+    view = env.observe(env.agent_selection)
+    assert view["action_mask"][agent.act(view["observation"], view["action_mask"])]
+    specs = ["random", f"rllib:{run / 'checkpoint'}"]
+    local = run_arena(GAME, specs, games=8, seed=1, options=OPTIONS)
+    assert sum(local["counts"][specs[0]].values()) == 8
+    on_ray = run_ray_arena(GAME, specs, games=8, seed=1, options=OPTIONS, workers=2)
+    assert without_seconds(on_ray) == without_seconds(local)
+
+
+def test_rllib_agent_bad_paths_are_one_line(tmp_path, capsys):
+    rc = main(["arena", GAME, "--agents", f"random,rllib:{tmp_path / 'nothing'}", "--games",
+               "2"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "rllib: no checkpoint folder at" in err
+    rc = main(["arena", GAME, "--agents", f"random,rllib:{tmp_path}", "--games", "2"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "is no RLlib checkpoint" in err
+
+
+def test_rllib_flags_need_the_rllib_backend(capsys):
+    rc = main(["train", GAME, "--num-env-runners", "2", "--timesteps", "10"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "--num-env-runners needs --backend rllib" in err
