@@ -67,7 +67,8 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--opponent", default="heuristic",
                    help="agent spec for the other seats: random, heuristic (default), "
-                        "ismcts[:sims=N,...], ppo:PATH (a pickle: trusted files only)")
+                        "ismcts[:sims=N,...], ppo:PATH or rllib:PATH (pickles: trusted files "
+                        "only)")
     p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     p.add_argument("--save", default=None, metavar="FILE",
                    help="write the game record JSON here at the end (for fatezoo replay)")
@@ -86,8 +87,9 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--agents", default="random,heuristic",
                    help="comma-separated agent specs: random, heuristic, "
-                        "ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40], ppo:PATH "
-                        "(a pickle: trusted files only), human (key=value parts continue "
+                        "ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40], ppo:PATH, "
+                        "rllib:PATH (pickles: trusted files only), human (key=value parts "
+                        "continue "
                         "the agent before; default random,heuristic)")
     p.add_argument("--games", type=int, default=1000, help="total games (default 1000)")
     p.add_argument("--players", type=int, default=2, help="players per game (default 2)")
