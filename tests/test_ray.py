@@ -264,3 +264,14 @@ def test_rllib_flags_need_the_rllib_backend(capsys):
     rc = main(["train", GAME, "--num-env-runners", "2", "--timesteps", "10"])
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and "--num-env-runners needs --backend rllib" in err
+
+
+def test_without_ray_the_ray_commands_say_which_extra(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
+    monkeypatch.delitem(sys.modules, "fatezoo.training.rllib_ppo", raising=False)
+    rc = main(["arena", GAME, "--agents", "random,heuristic", "--games", "2", "--ray"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "pip install 'fatezoo[ray]'" in err, err
+    rc = main(["train", GAME, "--backend", "rllib", "--timesteps", "10"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "--backend rllib needs the ray extra" in err, err

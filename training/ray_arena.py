@@ -82,11 +82,11 @@ def _init_ray(address, workers):
     if ray.is_initialized():
         return False
     if address in (None, "", "local"):
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=True,
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
                  configure_logging=False)
     else:
         try:
-            ray.init(address=address, log_to_driver=True, configure_logging=False)
+            ray.init(address=address, log_to_driver=False, configure_logging=False)
         except ConnectionError as err:
             raise ValueError(f"--ray {address!r}: cannot connect to a Ray cluster there "
                              f"({str(err).splitlines()[0] if str(err) else 'no answer'}); "
