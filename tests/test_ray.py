@@ -267,6 +267,8 @@ def test_rllib_flags_need_the_rllib_backend(capsys):
 
 
 def test_without_ray_the_ray_commands_say_which_extra(monkeypatch, capsys):
+    for name in [m for m in sys.modules if m.startswith("ray.")]:
+        monkeypatch.delitem(sys.modules, name)  # put back after the test
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
     monkeypatch.delitem(sys.modules, "fatezoo.training.rllib_ppo", raising=False)
     rc = main(["arena", GAME, "--agents", "random,heuristic", "--games", "2", "--ray"])
