@@ -280,7 +280,8 @@ def replay_game(game: str, agents: list, seating, game_seed: int, num_players: i
 
 def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int = 2,
               seed: int = 0, batch: int = 256, options: dict | None = None,
-              progress: bool | None = False, prior_games: float = 1.0) -> dict:
+              progress: bool | None = False, prior_games: float = 1.0,
+              runner=None) -> dict:
     """Play ``games`` games between ``agents`` and return matrices and ratings.
 
     Args:
@@ -296,6 +297,11 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
         prior_games: the ratings' prior: virtual drawn games of each agent against a
             virtual agent of strength 0, keeping perfect records finite (see
             :func:`fatezoo.training.ratings.fit_ratings`).
+        runner: who plays the games: None plays them here (:func:`play_games`); else a
+            callable ``runner(game, specs, agent_seeds, seat_agents, seeds, num_players,
+            options, batch, progress)`` returning what :func:`play_games` returns for the
+            agents ``make_agent(specs[i], game, num_players, seed=agent_seeds[i])``
+            (:mod:`fatezoo.training.ray_arena` plays them on Ray workers).
 
     Returns:
         A JSON-able dict: ``agents``, ``matrix`` / ``counts`` / ``ci`` (row agent ->
@@ -315,7 +321,8 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
                          f"{spec.max_players}], got {num_players!r}")
     specs = list(agents)
     labels = unique_labels(specs)
-    players = [make_agent(s, game, num_players=num_players, seed=int(seed) * 1000 + i)
+    agent_seeds = [int(seed) * 1000 + i for i in range(len(specs))]
+    players = [make_agent(s, game, num_players=num_players, seed=agent_seeds[i])
                for i, s in enumerate(specs)]
     warm_kernels(game, num_players, options)  # before the clock and the progress bar start
     lineups = make_lineups(len(players), num_players)
@@ -332,8 +339,12 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     bar = Progress(games, f"{game} arena", enabled=progress)
     seat_table = table[lineup_of]
     try:
-        returns, trunc, steps = play_games(game, players, seat_table, seeds, num_players,
-                                           options, batch, bar)
+        if runner is None:
+            returns, trunc, steps = play_games(game, players, seat_table, seeds, num_players,
+                                               options, batch, bar)
+        else:
+            returns, trunc, steps = runner(game, specs, agent_seeds, seat_table, seeds,
+                                           num_players, options, batch, bar)
     finally:
         bar.close()
     truncated = int(trunc.sum())

@@ -6,10 +6,12 @@ Commands (each works for every registered game)::
     fatezoo play GAME [--players N] [--seat S]     a person against agents in the terminal
     fatezoo replay FILE [--seat S] [--last]        replay a saved game record (JSON)
     fatezoo arena GAME --agents a,b --games N      round robin: win rates and ratings
+                   [--ray [ADDRESS]]               ... played on Ray workers (same results)
     fatezoo bench [GAME|all] [--envs B]            steps/s of the core, AEC loop, gym (all:
                                                    one table over every game)
     fatezoo bench GAME --training                  MaskablePPO steps/s: core vs gym wrapper
     fatezoo train GAME [--timesteps N]             MaskablePPO self-play on the batched core
+                   [--backend rllib]               ... or RLlib PPO on Ray, one policy for all seats
 
 A game's own options (its ``option_defaults``) become flags of ``play``, ``arena`` and
 ``bench`` when the game is named: ``fatezoo play fatefell --advanced --seasons 2``. A
@@ -31,7 +33,8 @@ from .options import add_game_options, add_train_arguments, game_options, train_
 
 COMMANDS = ("list", "play", "replay", "arena", "bench", "train")
 PPO_NOTE = ("ppo:PATH loads a MaskablePPO checkpoint, which is a pickle: loading one can run "
-            "any code it holds, so load only checkpoints you made or trust.")
+            "any code it holds, so load only checkpoints you made or trust. rllib:PATH (a "
+            "checkpoint of fatezoo train --backend rllib) holds pickles too.")
 GAME_COMMANDS = ("play", "arena", "bench", "train")
 
 
@@ -64,7 +67,8 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--opponent", default="heuristic",
                    help="agent spec for the other seats: random, heuristic (default), "
-                        "ismcts[:sims=N,...], ppo:PATH (a pickle: trusted files only)")
+                        "ismcts[:sims=N,...], ppo:PATH or rllib:PATH (pickles: trusted files "
+                        "only)")
     p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     p.add_argument("--save", default=None, metavar="FILE",
                    help="write the game record JSON here at the end (for fatezoo replay)")
@@ -83,8 +87,9 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--agents", default="random,heuristic",
                    help="comma-separated agent specs: random, heuristic, "
-                        "ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40], ppo:PATH "
-                        "(a pickle: trusted files only), human (key=value parts continue "
+                        "ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40], ppo:PATH, "
+                        "rllib:PATH (pickles: trusted files only), human (key=value parts "
+                        "continue "
                         "the agent before; default random,heuristic)")
     p.add_argument("--games", type=int, default=1000, help="total games (default 1000)")
     p.add_argument("--players", type=int, default=2, help="players per game (default 2)")
@@ -94,6 +99,13 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--plot", default=None, metavar="OUT.png",
                    help="also save the win-rate matrix and ratings as a PNG")
+    p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                   help="play the games on Ray workers (pip install 'fatezoo[ray]'): alone, "
+                        "a local Ray for this run; with an address (auto, host:6379, "
+                        "ray://host:10001), that cluster. Same results as without --ray")
+    p.add_argument("--ray-workers", type=int, default=None, metavar="N",
+                   help="with --ray: game chunks played at once (and a local Ray's CPUs; "
+                        "default: every CPU)")
     add_game_options(p, game)
 
     p = sub.add_parser("bench", help="benchmark the core, the AEC loop and the gym wrapper")
@@ -121,6 +133,17 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                        description="Train MaskablePPO by self-play on the batched core. "
                        "Defaults shown are the game's training preset where it has one.")
     add_train_arguments(p, game)
+    g = p.add_argument_group("backend")
+    g.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+                   help="sb3: MaskablePPO on the batched core (default); rllib: one shared "
+                        "masked policy for every seat with RLlib PPO (pip install "
+                        "'fatezoo[ray]'; checkpoints play as rllib:PATH)")
+    g.add_argument("--num-env-runners", type=int, default=None, metavar="N",
+                   help="with --backend rllib: Ray actors sampling games (default 0: sample in "
+                        "the training process, the fastest on 2 cores)")
+    g.add_argument("--address", default=None, metavar="ADDRESS",
+                   help="with --backend rllib: the Ray cluster to train on (auto, host:6379, "
+                        "ray://host:10001; default: a local Ray for the run)")
     add_game_options(p, game, reward_default=train_reward_help(game))
     return parser
 
@@ -174,9 +197,21 @@ def cmd_arena(args) -> int:
         raise ValueError(f"--agents needs at least 2 comma-separated agents, got {args.agents!r}")
     if args.plot:
         check_plot_path(args.plot)  # before any game is played
-    result = run_arena(args.game, agents, games=args.games, num_players=args.players,
-                       seed=args.seed, batch=args.batch, options=game_options(args),
-                       progress=False if args.no_progress else None)
+    kwargs = dict(games=args.games, num_players=args.players, seed=args.seed,
+                  batch=args.batch, options=game_options(args),
+                  progress=False if args.no_progress else None)
+    if args.ray_workers is not None and args.ray is None:
+        raise ValueError("--ray-workers needs --ray [ADDRESS]")
+    if args.ray is not None:
+        from .ray_arena import run_ray_arena
+
+        try:
+            result = run_ray_arena(args.game, agents, address=args.ray,
+                                   workers=args.ray_workers, **kwargs)
+        except RuntimeError as err:  # a chunk lost more workers than it may rerun
+            raise ValueError(one_line(err)) from None
+    else:
+        result = run_arena(args.game, agents, **kwargs)
     if args.json:
         print(json.dumps(result))
     else:
@@ -257,9 +292,26 @@ def cmd_bench_training(args) -> int:
 
 def cmd_train(args) -> int:
     """``fatezoo train``."""
-    from .train import run_train_command
+    if args.backend != "rllib":
+        for flag, value in (("--num-env-runners", args.num_env_runners),
+                            ("--address", args.address)):
+            if value is not None:
+                raise ValueError(f"{flag} needs --backend rllib")
+        from .train import run_train_command
 
-    return run_train_command(args)
+        return run_train_command(args)
+    from .options import options_from_args
+
+    opts = options_from_args(args)
+    runners = 0 if args.num_env_runners is None else args.num_env_runners
+    if runners < 0:
+        raise ValueError(f"--num-env-runners must be >= 0, got {runners}")
+    try:
+        from .rllib_ppo import run_rllib_command
+    except ImportError as e:
+        raise ImportError(f"--backend rllib needs the ray extra: pip install 'fatezoo[ray]' "
+                          f"({e})") from None
+    return run_rllib_command(opts, runners, args.address)
 
 
 HANDLERS = {"list": cmd_list, "play": cmd_play, "replay": cmd_replay, "arena": cmd_arena,
