@@ -15,9 +15,21 @@ from numba import njit
 from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN
 from fatezoo.envs.core.layout import ObsField, ObsLayout
 
-from .cards import CLASS_BIT, HEALTH, NUM_CLASSES, NUM_KINDS, NUM_PROPS
-from .cards import P_ATK, P_ATK_COST, P_ATTACKS, P_CAN_ATTACK, P_GUARD, P_HP
-from .cards import P_ITEM_LIMIT, P_ITEMS_ACTIVE
+from .cards import (
+    CLASS_BIT,
+    HEALTH,
+    NUM_CLASSES,
+    NUM_KINDS,
+    NUM_PROPS,
+    P_ATK,
+    P_ATK_COST,
+    P_ATTACKS,
+    P_CAN_ATTACK,
+    P_GUARD,
+    P_HP,
+    P_ITEM_LIMIT,
+    P_ITEMS_ACTIVE,
+)
 from .rules import (
     compute_props,
     divine_cost,

@@ -43,11 +43,9 @@ from .cards import (
     ABIL,
     ABIL_N,
     ACTION,
-    ACTIVATE,
     ACTIVATE_ABIL,
     ATTACK,
     ATTACK_COST,
-    BASE_MASK,
     CLASS_BIT,
     CLASS_GLOBAL,
     CLASS_PERSONAL,
@@ -278,8 +276,11 @@ def _effect(rec, props, cls, op, prop, value, sel, seat, src_s, src_k, clsmask, 
 
 @njit(cache=True)
 def _card_statics(rec, props, cls, kind, seat, src_s, src_k, first, specific):
-    """A card's CONSTANT ADD/SET abilities; ``specific``: only SELF/EQUIPPED ones (else
-    only the wider ones)."""
+    """A card's CONSTANT ADD/SET abilities (``specific``: only the SELF/EQUIPPED ones).
+
+    A card's CONSTANT ADD/SET abilities; ``specific``: only SELF/EQUIPPED ones (else
+    only the wider ones).
+    """
     for n in range(ABIL_N[kind]):
         if ABIL[kind, n, A_TRIGGER] != CONSTANT:
             continue
@@ -323,9 +324,12 @@ def _temps(rec, props, cls, layer, first, specific):
 
 @njit(cache=True)
 def _layers(rec, props, cls, first):
-    """Apply every effect weakest layer first (R40): Global Terrain, Personal Terrains,
+    """Apply every effect weakest layer first (R40).
+
+    Apply every effect weakest layer first (R40): Global Terrain, Personal Terrains,
     Warriors with their Items, Action cards; inside a layer the non-active player's
-    sources first, slots in order, wide effects before SELF/EQUIPPED ones."""
+    sources first, slots in order, wide effects before SELF/EQUIPPED ones.
+    """
     a = int(rec["turn_player"])
     g = global_card(rec)
     if g >= 0:
@@ -359,8 +363,11 @@ def _layers(rec, props, cls, first):
 
 @njit(cache=True)
 def compute_props(rec, props, cls):
-    """Effective properties ``props[s, k, prop]`` and class masks ``cls[s, k]`` of every
-    Warrior in play (RULES.md section 3: three passes, then the clamps of R33)."""
+    """Effective properties and class masks of every Warrior in play (section 3, R33).
+
+    Effective properties ``props[s, k, prop]`` and class masks ``cls[s, k]`` of every
+    Warrior in play (RULES.md section 3: three passes, then the clamps of R33).
+    """
     for s in range(2):
         for k in range(SLOTS):
             w = warrior_at(rec, s, k)
@@ -474,6 +481,9 @@ def win(rec, p, reason):
     rec["winner"] = p
     rec["reason"] = reason
     rec["phase"] = OVER
+    rec["pend"][0] = P_NONE
+    rec["pend"][1] = -1
+    rec["pend"][2] = -1
 
 
 @njit(cache=True)
@@ -518,8 +528,11 @@ def strip_items(rec, s, k):
 
 @njit(cache=True)
 def leave_warrior(rec, s, k, to_hand):
-    """The Warrior (s, k) leaves the field with its Items: to the discard pile, or to its
-    owner's hand (``BOUNCE``), losing damage and its turn's attacks (R25, R57)."""
+    """The Warrior (s, k) leaves the field with its Items (R25, R57).
+
+    The Warrior (s, k) leaves the field with its Items: to the discard pile, or to its
+    owner's hand (``BOUNCE``), losing damage and its turn's attacks (R25, R57).
+    """
     z = SLOT0 + SLOTS * s + k
     strip_items(rec, s, k)
     if rec["zone_n"][z] == 0:
@@ -567,8 +580,11 @@ def enter_slot(rec, s, c):
 
 @njit(cache=True)
 def draw_cards(rec, p, v):
-    """``p`` draws up to ``v`` cards, seen only by them (a draw from an empty deck draws
-    nothing, R39)."""
+    """``p`` draws up to ``v`` cards, seen only by them (none from an empty deck, R39).
+
+    ``p`` draws up to ``v`` cards, seen only by them (a draw from an empty deck draws
+    nothing, R39).
+    """
     for _ in range(v):
         draw_seen(rec["zone"], rec["zone_n"], rec["known"], 2, DECK0 + p, HAND0 + p, p)
 
@@ -578,8 +594,11 @@ def draw_cards(rec, p, v):
 
 @njit(cache=True)
 def state_check(rec):
-    """Destroy every card whose damage reached its Health, opponent of the acting player
-    first, Warriors in slot order then Terrains, until none is left (R30, R53)."""
+    """Destroy every card whose damage reached its Health (R30, R53).
+
+    Destroy every card whose damage reached its Health, opponent of the acting player
+    first, Warriors in slot order then Terrains, until none is left (R30, R53).
+    """
     props, cls = new_props()
     a = int(rec["turn_player"])
     while not rec["terminated"]:
@@ -790,8 +809,11 @@ def end_search(rec, p):
 
 @njit(cache=True)
 def start_search(rec, p, sk, n):
-    """A SEARCH / SEARCH_PLAY ability: open the pick decision, or shuffle if nothing
-    matches; SEARCH_PLAY with a full Warrior Zone does nothing (R48)."""
+    """A SEARCH / SEARCH_PLAY ability opens the pick decision (R36, R37, R48).
+
+    A SEARCH / SEARCH_PLAY ability: open the pick decision, or shuffle if nothing
+    matches; SEARCH_PLAY with a full Warrior Zone does nothing (R48).
+    """
     mode = SR_PLAY if ABIL[sk, n, A_EFFECT] == E_SEARCH_PLAY else SR_HAND
     if mode == SR_PLAY and free_slot(rec, p) < 0:
         return
@@ -806,8 +828,11 @@ def start_search(rec, p, sk, n):
 
 @njit(cache=True)
 def finish_search(rec, p, kind):
-    """``p`` picked a card of ``kind``: shown to both (R36), to the hand or into play
-    (R56), then the deck is shuffled (R37)."""
+    """``p`` picked a card of ``kind`` (R36, R37, R56).
+
+    ``p`` picked a card of ``kind``: shown to both (R36), to the hand or into play
+    (R56), then the deck is shuffled (R37).
+    """
     z = DECK0 + p
     pos = -1
     for i in range(rec["zone_n"][z]):
@@ -842,8 +867,11 @@ def _heal(rec, c, v):
 
 @njit(cache=True)
 def resolve(rec, p, kind, n, src_s, src_k, card, target, layer):
-    """Resolve ability ``n`` of ``kind`` for player ``p``; (src_s, src_k) the Warrior it
-    belongs to (or is equipped to), ``card`` the card, ``target`` the chosen target."""
+    """Resolve ability ``n`` of ``kind`` for player ``p``.
+
+    Resolve ability ``n`` of ``kind`` for player ``p``; (src_s, src_k) the Warrior it
+    belongs to (or is equipped to), ``card`` the card, ``target`` the chosen target.
+    """
     e = ABIL[kind, n, A_EFFECT]
     sel = ABIL[kind, n, A_TARGET]
     v = ABIL[kind, n, A_VALUE]
@@ -1407,8 +1435,11 @@ def apply_action(rec, action):
 
 @njit(cache=True)
 def determinize_record(rec, player, words):
-    """Resample the cards ``player`` does not know (the opponent's hand and deck, and the
-    order of their own deck), and reseed the RNG from ``words``."""
+    """Resample what ``player`` does not know and reseed the RNG from ``words``.
+
+    Resample the cards ``player`` does not know (the opponent's hand and deck, and the
+    order of their own deck), and reseed the RNG from ``words``.
+    """
     determinize_zones(rec["zone"], rec["zone_n"], rec["known"], 2, player, words)
     for i in range(rec["rng"].shape[0]):
         rec["rng"][i] = next_u32(words) | (1 if i == 0 else 0)

@@ -33,7 +33,8 @@ MAX_ITEMS = 3  # the largest Item limit any card sets (Consumer)
 DECK0, HAND0, DISC0, PTER0, GLOBAL_Z, SLOT0 = 0, 2, 4, 6, 8, 9
 NUM_ZONES = SLOT0 + NUM_P * SLOTS
 ZONE_NAMES = (["deck0", "deck1", "hand0", "hand1", "discard0", "discard1", "personal0",
-               "personal1", "global"] + [f"slot{p}_{k}" for p in range(NUM_P) for k in range(SLOTS)])
+               "personal1", "global"]
+              + [f"slot{p}_{k}" for p in range(NUM_P) for k in range(SLOTS)])
 
 START_HAND = 5
 START_ENERGY = 4
