@@ -714,3 +714,199 @@ def test_truncation_after_max_turns():
         g.act("end turn")
     assert g.r["truncated"] == 1 and g.r["terminated"] == 0 and g.r["turn"] == 3
     assert g.r["returns"][:2].tolist() == [0.0, 0.0]
+
+
+# ---------------------------------------------------------------- layers and reach R19-R22, R40-R43
+
+
+def test_effects_apply_weakest_layer_first():
+    # Global Party Bus (layer 0) turns Items off; Goblin Tinker's own SET (layer 2) turns
+    # its Items back on: W0 Goblin Tinker +Iron Sword 3 ATK, W1 Village Guard +Iron Sword 2
+    g = Game(deck("Party Bus", "Goblin Tinker", "Iron Sword", "Iron Sword"))
+    g.arrange(warriors=([("Goblin Tinker", 0, ["Iron Sword"]), ("Village Guard", 0,
+                                                                 ["Iron Sword"])], ["Wolf Pup"]),
+              global_=("Party Bus", 0))
+    props, _ = g.props()
+    assert props[0, 0, P_ATK] == 2 + 1 and props[0, 1, P_ATK] == 2
+
+
+def test_stronger_effect_overrules_only_where_they_conflict():
+    # Bloodmoon Brute (ATK 5, Attack Cost 3) +Greatsword (+3 ATK, +1 Attack Cost), then
+    # Free Strike (Action: Attack Cost 0): the cost is overruled, the +3 Attack is not
+    g = Game(deck("Free Strike", "Greatsword"))
+    g.arrange(hands=(["Free Strike"], []),
+              warriors=([("Bloodmoon Brute", 0, ["Greatsword"])], ["Wolf Pup"]), energy=(5, 0))
+    g.act("play Free Strike")
+    props, _ = g.props()
+    assert props[0, 0, P_ATK] == 8 and props[0, 0, P_ATK_COST] == 0
+
+
+def test_personal_terrain_affects_own_side_only():
+    # player_0's Den of Fangs: their Werewolves' Attack Cost -1; player_1's are untouched
+    g = Game(deck("Den of Fangs"))
+    g.arrange(warriors=(["Wolf Pup"], ["Wolf Pup"]), personal=("Den of Fangs", None))
+    props, _ = g.props()
+    assert props[0, 0, P_ATK_COST] == 1 and props[1, 0, P_ATK_COST] == 2
+
+
+def test_global_terrain_affects_both_sides():
+    # player_1's Full Moon: every Werewolf in play +2 Attack; player_1's Town Square: its
+    # Activate ability may be used by player_0 too
+    g = Game(deck(), deck("Full Moon"))
+    g.arrange(warriors=(["Wolf Pup", "Village Guard"], ["Wolf Pup"]), global_=("Full Moon", 1))
+    props, _ = g.props()
+    assert props[0, 0, P_ATK] == 4 and props[1, 0, P_ATK] == 4 and props[0, 1, P_ATK] == 2
+    g = Game(deck(), deck("Town Square"))
+    g.arrange(warriors=(["Village Guard"], ["Wolf Pup"]), global_=("Town Square", 1))
+    assert g.legal("activate global terrain")  # either player's Activate
+
+
+def test_global_and_personal_reach_the_right_warriors():
+    # Full Moon (player_1's Global) and Den of Fangs (player_0's Personal) together
+    g = Game(deck("Den of Fangs"), deck("Full Moon"))
+    g.arrange(warriors=(["Wolf Pup"], ["Wolf Pup"]), personal=("Den of Fangs", None),
+              global_=("Full Moon", 1))
+    props, _ = g.props()
+    assert props[0, 0, [P_ATK, P_ATK_COST]].tolist() == [4, 1]
+    assert props[1, 0, [P_ATK, P_ATK_COST]].tolist() == [4, 2]
+
+
+# ---------------------------------------------------------------- readings R49-R58
+
+
+def test_warrior_ability_kinds():
+    # Constant: Moth Queen +1 ATK to Pixies; When Played: Howler +1 ATK to Werewolves this
+    # turn; Activate: Runesmith Golem +2 ATK this turn (2 Energy)
+    g = Game(deck("Howler"))
+    g.arrange(hands=(["Howler"], []),
+              warriors=(["Moth Queen", "Glimmer Sprite", "Wolf Pup"], ["Wolf Pup"]),
+              energy=(10, 0))
+    props, _ = g.props()
+    assert props[0, 1, P_ATK] == 2  # Glimmer Sprite 1 + Moth Queen
+    g.act("play Howler")
+    props, _ = g.props()
+    assert props[0, 2, P_ATK] == 3 and props[0, 3, P_ATK] == 4  # Wolf Pup, Howler +1
+    g2 = Game(deck())
+    g2.arrange(warriors=(["Runesmith Golem"], ["Wolf Pup"]), energy=(5, 0))
+    g2.act("activate warrior 0")
+    assert g2.props()[0][0, 0, P_ATK] == 4 and g2.r["energy"][0] == 3
+    g2.act("end turn")
+    assert g2.props()[0][0, 0, P_ATK] == 2  # "this turn" ended
+
+
+def test_targets_and_fizzles():
+    # Wraith Lord destroys only a Warrior with printed cost <= 3: facing Bloodmoon Brute
+    # (5) it is summoned without a target step and does nothing
+    g = Game(deck("Wraith Lord", "Assassinate", "Disarm"))
+    g.arrange(hands=(["Wraith Lord", "Disarm"], []), warriors=(["Village Guard"],
+                                                               ["Bloodmoon Brute"]))
+    g.act("play Wraith Lord")
+    assert g.r["phase"] == MAIN and g.slot(0, 1) == ["Wraith Lord"]
+    assert g.slot(1, 0) == ["Bloodmoon Brute"]
+    assert not g.legal("play Disarm")  # no opposing Warrior holds an Item
+    g.arrange(hands=(["Wraith Lord"], []), warriors=(["Village Guard"],
+                                                     ["Bloodmoon Brute", "Wolf Pup"]))
+    g.act("play Wraith Lord")
+    assert g.legal_names() == ["target opposing warrior 1", "cancel: back to the main step"]
+    g.act("target opposing warrior 1")
+    assert g.slot(1, 1) == [] and g.r["loot"][0] == 1
+    g.arrange(hands=(["Assassinate"], []), warriors=(["Village Guard"], []))
+    assert not g.legal("play Assassinate")  # no target: cannot be used
+
+
+def test_end_of_turn_order_and_global_every_turn():
+    # player_0: W0 Coral Sentinel dmg 1, PT Kelp Sanctuary (heal 1), Global Volcano (1 damage
+    # to every Warrior at the end of every turn): Kelp heals first, then Volcano
+    g = Game(deck("Kelp Sanctuary", "Volcano"))
+    g.arrange(warriors=([("Coral Sentinel", 1, [])], ["Iron Colossus"]),
+              personal=("Kelp Sanctuary", None), global_=("Volcano", 0))
+    scout = int(g.r["zone"][SLOT0, 0])
+    colossus = int(g.r["zone"][SLOT0 + SLOTS, 0])
+    g.act("end turn")
+    assert g.r["dmg"][scout] == 1 and g.r["dmg"][colossus] == 1
+    g.act("end turn")  # player_1's turn ends: Volcano again, no Kelp (not player_1's)
+    assert g.r["dmg"][scout] == 2 and g.r["dmg"][colossus] == 2
+
+
+def test_simultaneous_destruction_order():
+    # both at 9 Loot; player_0's Earthquake destroys both Warriors: player_1's is removed
+    # first, so player_0 reaches 10 first and wins
+    g = Game(deck("Earthquake"))
+    g.arrange(hands=(["Earthquake"], []), warriors=(["Glimmer Sprite"], ["Wolf Pup"]),
+              loot=(9, 9))
+    g.act("play Earthquake")
+    assert g.r["terminated"] == 1 and g.r["winner"] == 0 and g.r["loot"].tolist() == [10, 9]
+
+
+def test_guard_reduces_attack_damage_only():
+    # Iron Colossus (Guard 1): Fireball deals 3, Wolf Pup's attack 2 - 1 = 1
+    g = Game(deck("Fireball"))
+    g.arrange(hands=(["Fireball"], []), warriors=(["Wolf Pup"], ["Iron Colossus"]))
+    colossus = int(g.r["zone"][SLOT0 + SLOTS, 0])
+    g.act("play Fireball", "target opposing warrior 0")
+    assert g.r["dmg"][colossus] == 3
+    g.act("attack with warrior 0", "target opposing warrior 0")
+    assert g.r["dmg"][colossus] == 4
+
+
+def test_energy_gain_capped_at_ten():
+    g = Game(deck("Energy Surge"))
+    g.arrange(hands=(["Energy Surge"], []), warriors=(["Wolf Pup"], ["Reef Scout"]),
+              energy=(9, 0))
+    g.act("play Energy Surge")
+    assert g.r["energy"][0] == 10
+
+
+def test_search_play_does_not_trigger_when_played():
+    # Call to Arms puts Banshee into play: no cost, its When Played damage does not fire,
+    # and it may attack this turn
+    g = Game(deck("Call to Arms"))
+    g.arrange(hands=(["Call to Arms"], []), warriors=(["Village Guard"], ["Wolf Pup"]),
+              energy=(4, 0))
+    pup = int(g.r["zone"][SLOT0 + SLOTS, 0])
+    g.act("play Call to Arms", "pick Banshee")
+    assert g.slot(0, 1) == ["Banshee"] and g.r["dmg"][pup] == 0 and g.r["energy"][0] == 1
+    assert g.legal("attack with warrior 1")
+
+
+def test_leaving_the_field_resets_the_card():
+    # Runesmith Golem dmg 3 +Iron Sword, activated (+2 this turn), then Retreat: back in
+    # the hand with no damage, its Item discarded, its temporary effect gone
+    g = Game(deck("Retreat", "Iron Sword"))
+    g.arrange(hands=(["Retreat"], []),
+              warriors=([("Runesmith Golem", 3, ["Iron Sword"])], ["Wolf Pup"]), energy=(10, 0))
+    golem = int(g.r["zone"][SLOT0, 0])
+    g.act("activate warrior 0")
+    assert g.r["temp_n"] == 1
+    g.act("play Retreat", "target own warrior 0")
+    assert g.zone(HAND0) == ["Runesmith Golem"] and g.zone(DISC0) == ["Retreat", "Iron Sword"]
+    assert g.r["dmg"][golem] == 0 and g.r["temp_n"] == 0
+    assert g.r["known"][1, golem] == KNOWN  # it was face up: both know it is in the hand
+    g.act("play Runesmith Golem")
+    assert g.props()[0][0, 0, P_ATK] == 2
+
+
+def test_roll_damage_die_faces():
+    seen = set()
+    for seed in range(40):
+        g = Game(deck("Lucky Roll"), seed=seed)
+        g.arrange(hands=(["Lucky Roll"], []), warriors=(["Village Guard"], ["Iron Colossus"]))
+        colossus = int(g.r["zone"][SLOT0 + SLOTS, 0])
+        g.act("play Lucky Roll", "target opposing warrior 0")
+        roll = int(g.r["last_roll"])
+        assert g.r["dmg"][colossus] == roll  # no Guard against abilities
+        seen.add(roll)
+    assert seen == {1, 2, 3, 4, 5, 6}
+
+
+def test_discard_random_is_public():
+    picked = set()
+    for seed in range(20):
+        g = Game(deck("Mind Rot"), deck("Fireball", "Plunder"), seed=seed)
+        g.arrange(hands=(["Mind Rot"], ["Fireball", "Plunder", "Wolf Pup"]),
+                  warriors=(["Village Guard"], ["Reef Scout"]))
+        g.act("play Mind Rot")
+        gone = int(g.r["zone"][DISC0 + 1, 0])
+        assert g.r["zone_n"][HAND0 + 1] == 2 and (g.r["known"][:, gone] == KNOWN).all()
+        picked.add(g.kind(gone))
+    assert picked == {"Fireball", "Plunder", "Wolf Pup"}
