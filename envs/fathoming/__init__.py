@@ -35,6 +35,8 @@ from .cards import (
     WARRIOR,
 )
 from .encode import OBS, STATE_SIZE, encode, encode_state
+from .heuristic import act_one, heuristic_actions
+from .presets import TRAIN_PRESET
 from .render import HOW_TO_WIN, LEGEND, render_ansi, render_svg
 from .state import (
     ACTION_NAMES,
@@ -352,13 +354,20 @@ SPEC = GameSpec(
     render_svg=render_svg,
     kernels=Kernels(reset=rules.reset_game, apply=rules.apply_action, legal=rules.legal_mask,
                     encode=encode, encode_state=encode_state,
-                    determinize=rules.determinize_record, evaluate=rules.evaluate),
+                    determinize=rules.determinize_record, policy=act_one,
+                    evaluate=rules.evaluate),
     determinize=determinize,
+    heuristic=heuristic_actions,
     default_max_turns=200,
     rollout_depth=40,
     contract_options=({"divine": True}, {"decks": ("Pixie Swarm", "Werewolf Pack")},
                       {"divine": True, "decks": ("Divine Convergence", "Moon Pack Rising")}),
     golden_summary=golden_summary,
+    # batched steps/s: measured 27,000 at 1024 envs on the shared 2-core machine (the
+    # issue's target of 500,000 is not met yet)
+    bench_floor=15_000.0,
+    arena_targets=(("heuristic", "random", 0.8),),
+    train_preset=TRAIN_PRESET,
     how_to_win=HOW_TO_WIN,
     legend=LEGEND,
 )

@@ -276,11 +276,7 @@ def _effect(rec, props, cls, op, prop, value, sel, seat, src_s, src_k, clsmask, 
 
 @njit(cache=True)
 def _card_statics(rec, props, cls, kind, seat, src_s, src_k, first, specific):
-    """A card's CONSTANT ADD/SET abilities (``specific``: only the SELF/EQUIPPED ones).
-
-    A card's CONSTANT ADD/SET abilities; ``specific``: only SELF/EQUIPPED ones (else
-    only the wider ones).
-    """
+    """A card's CONSTANT ADD/SET abilities (``specific``: only the SELF/EQUIPPED ones)."""
     for n in range(ABIL_N[kind]):
         if ABIL[kind, n, A_TRIGGER] != CONSTANT:
             continue
@@ -662,7 +658,7 @@ def _win_condition(rec, p, kind, cls):
 @njit(cache=True)
 def check_alt_wins(rec):
     """Instant wins of cards on a player's field, the acting player first (R47)."""
-    if rec["terminated"]:
+    if rec["terminated"] or not rec["divine"]:  # only expansion cards have them (R7)
         return
     props, cls = new_props()
     compute_props(rec, props, cls)
