@@ -1,0 +1,261 @@
+"""The Fathoming's observation, declared once as ``OBS``, and its encode kernels.
+
+Seats are relative to the viewer (0 = the viewer). Counts of copies are divided by 3,
+stats, costs, Energy and Loot by 10, pile sizes by 40; every value is clipped to
+[-1, 1]. Hidden: the opponent's hand (only its size and the cards the viewer saw enter
+it) and the order of both decks. Deck lists are public (reading: players show their
+lists), so ``opp_unseen`` counts the opponent's cards the viewer has not seen by kind.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN
+from fatezoo.envs.core.layout import ObsField, ObsLayout
+
+from .cards import (
+    CLASS_BIT,
+    HEALTH,
+    NUM_CLASSES,
+    NUM_KINDS,
+    NUM_PROPS,
+    P_ATK,
+    P_ATK_COST,
+    P_ATTACKS,
+    P_CAN_ATTACK,
+    P_GUARD,
+    P_HP,
+    P_ITEM_LIMIT,
+    P_ITEMS_ACTIVE,
+)
+from .rules import (
+    compute_props,
+    divine_cost,
+    global_card,
+    hand_cost,
+    kind_of,
+    personal_of,
+)
+from .state import (
+    DECK0,
+    DECK_SIZE,
+    DISC0,
+    HAND0,
+    NUM_SOURCES,
+    P_ACTIVATE,
+    P_ATTACK,
+    P_PLAY,
+    PICK_PH,
+    SLOT0,
+    SLOTS,
+    TARGET_PH,
+    TEMP_CAP,
+)
+
+K = NUM_KINDS
+# a Warrior slot: present, kind (K), ATK, HP, damage, ATK cost, Guard, attacks left,
+# can attack, item limit, items active, classes (9), Items (counts per kind, K)
+W_PRESENT, W_KIND = 0, 1
+W_STATS = W_KIND + K
+(W_ATK, W_HP, W_DMG, W_ATK_COST, W_GUARD, W_LEFT, W_CAN, W_LIMIT, W_ACTIVE) = range(
+    W_STATS, W_STATS + 9)
+W_CLASSES = W_STATS + 9
+W_ITEMS = W_CLASSES + NUM_CLASSES
+W_SIZE = W_ITEMS + K
+# a Terrain: present, kind (K), Health, damage, controlled by the viewer
+TR_PRESENT, TR_KIND = 0, 1
+TR_HP, TR_DMG, TR_MINE = TR_KIND + K, TR_KIND + K + 1, TR_KIND + K + 2
+TR_SIZE = TR_KIND + K + 3
+
+OBS = ObsLayout((
+    ObsField("decision", (5,), "one-hot: main, play target, attack target, activate target, pick"),
+    ObsField("pending_card", (K,), "one-hot kind being played (target step) or searching (pick)"),
+    ObsField("pending_source", (NUM_SOURCES,),
+             "one-hot attacking Warrior slot or Activate source (target step)"),
+    ObsField("energy", (2,), "Energy of you, the opponent / 10"),
+    ObsField("loot", (2,), "Loot of you, the opponent / 10"),
+    ObsField("turns_done", (2,), "completed turns of you, the opponent / 100"),
+    ObsField("first", (1,), "1 if you went first"),
+    ObsField("my_turn", (1,), "1 if it is your turn"),
+    ObsField("sizes", (6,), "hand, deck, discard sizes of you, then the opponent / 40"),
+    ObsField("divine_cost", (2,), "what a Divine card costs you, the opponent now / 10"),
+    ObsField("temp_room", (1,), "free rows of the temporary-effect table / 16"),
+    ObsField("last_roll", (1,), "the last die roll / 6 (0: none yet)"),
+    ObsField("hand", (K,), "your hand: copies of each kind / 3"),
+    ObsField("hand_cost", (K,), "effective Summon Cost of each kind in your hand / 10"),
+    ObsField("deck", (K,), "your deck's contents (never its order): copies per kind / 3"),
+    ObsField("opp_hand_known", (K,),
+             "the opponent's hand cards you have seen (searched, bounced) / 3"),
+    ObsField("opp_unseen", (K,),
+             "the opponent's cards you have not seen (hand and deck) per kind / 3"),
+    ObsField("discard", (2, K), "both discard piles (you, opponent): copies per kind / 3"),
+    ObsField("last_search", (2, K), "each player's last search reveal (one-hot kind)"),
+    ObsField("warriors", (2, SLOTS, W_SIZE),
+             "per seat and slot: present, kind, ATK, HP, damage, ATK cost /10, Guard /5, "
+             "attacks left /3, can attack, item limit /3, items active, classes, Items /3"),
+    ObsField("terrains", (3, TR_SIZE),
+             "your Personal, the opponent's Personal, the Global Terrain: present, kind, "
+             "Health /10, damage /10, controlled by you"),
+    ObsField("activated", (NUM_SOURCES,), "your Activate sources used this turn"),
+    ObsField("progress", (1,), "completed turns / max_turns"),
+))
+O_DECISION = OBS.start("decision")
+O_PCARD = OBS.start("pending_card")
+O_PSRC = OBS.start("pending_source")
+O_ENERGY = OBS.start("energy")
+O_LOOT = OBS.start("loot")
+O_TURNS = OBS.start("turns_done")
+O_FIRST = OBS.start("first")
+O_MYTURN = OBS.start("my_turn")
+O_SIZES = OBS.start("sizes")
+O_DIVINE = OBS.start("divine_cost")
+O_TEMP = OBS.start("temp_room")
+O_ROLL = OBS.start("last_roll")
+O_HAND = OBS.start("hand")
+O_HCOST = OBS.start("hand_cost")
+O_DECK = OBS.start("deck")
+O_OPPKNOWN = OBS.start("opp_hand_known")
+O_UNSEEN = OBS.start("opp_unseen")
+O_DISCARD = OBS.start("discard")
+O_SEARCH = OBS.start("last_search")
+O_WARRIORS = OBS.start("warriors")
+O_TERRAINS = OBS.start("terrains")
+O_ACTIVATED = OBS.start("activated")
+O_PROGRESS = OBS.start("progress")
+OBS_SIZE = OBS.size
+STATE_SIZE = OBS_SIZE
+SEAT_STRIDE = SLOTS * W_SIZE
+
+
+@njit(cache=True)
+def _c(x):
+    return min(1.0, max(-1.0, x))
+
+
+@njit(cache=True)
+def _terrain(rec, c, viewer, out, o):
+    if c < 0:
+        return
+    kd = kind_of(rec, c)
+    out[o + TR_PRESENT] = 1.0
+    out[o + TR_KIND + kd] = 1.0
+    out[o + TR_HP] = _c(HEALTH[kd] / 10.0)
+    out[o + TR_DMG] = _c(rec["dmg"][c] / 10.0)
+    out[o + TR_MINE] = 1.0 if c // DECK_SIZE == viewer else 0.0
+
+
+@njit(cache=True)
+def encode(rec, viewer, omniscient, out):
+    """Write ``viewer``'s observation (``omniscient``: the opponent's hand shown too)."""
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    v = int(viewer)
+    q = 1 - v
+    turn_p = int(rec["turn_player"])
+    mine = turn_p == v
+    ph = rec["phase"]
+    what = rec["pend"][0]
+    if mine:
+        if ph == PICK_PH:
+            out[O_DECISION + 4] = 1.0
+            out[O_PCARD + int(rec["pend"][1])] = 1.0
+        elif ph == TARGET_PH:
+            if what == P_PLAY:
+                out[O_DECISION + 1] = 1.0
+                out[O_PCARD + int(rec["pend"][1])] = 1.0
+            elif what == P_ATTACK:
+                out[O_DECISION + 2] = 1.0
+                out[O_PSRC + int(rec["pend"][1])] = 1.0
+            elif what == P_ACTIVATE:
+                out[O_DECISION + 3] = 1.0
+                out[O_PSRC + int(rec["pend"][1])] = 1.0
+        else:
+            out[O_DECISION] = 1.0
+    for j in range(2):
+        s = v if j == 0 else q
+        out[O_ENERGY + j] = _c(rec["energy"][s] / 10.0)
+        out[O_LOOT + j] = _c(rec["loot"][s] / 10.0)
+        out[O_TURNS + j] = _c(rec["done_turns"][s] / 100.0)
+        out[O_SIZES + 3 * j] = rec["zone_n"][HAND0 + s] / 40.0
+        out[O_SIZES + 3 * j + 1] = rec["zone_n"][DECK0 + s] / 40.0
+        out[O_SIZES + 3 * j + 2] = rec["zone_n"][DISC0 + s] / 40.0
+        out[O_DIVINE + j] = _c(divine_cost(rec, s) / 10.0)
+        z = DISC0 + s
+        for i in range(rec["zone_n"][z]):
+            kd = kind_of(rec, int(rec["zone"][z, i]))
+            out[O_DISCARD + j * K + kd] = _c(out[O_DISCARD + j * K + kd] + 1.0 / 3.0)
+        if rec["last_search"][s] >= 0:
+            out[O_SEARCH + j * K + int(rec["last_search"][s])] = 1.0
+    out[O_FIRST] = 1.0 if rec["first"] == v else 0.0
+    out[O_MYTURN] = 1.0 if mine else 0.0
+    out[O_TEMP] = (TEMP_CAP - rec["temp_n"]) / float(TEMP_CAP)
+    out[O_ROLL] = _c(rec["last_roll"] / 6.0)
+    # own hand, its costs, own deck contents
+    z = HAND0 + v
+    for i in range(rec["zone_n"][z]):
+        kd = kind_of(rec, int(rec["zone"][z, i]))
+        out[O_HAND + kd] = _c(out[O_HAND + kd] + 1.0 / 3.0)
+        out[O_HCOST + kd] = _c(hand_cost(rec, v, kd) / 10.0)
+    z = DECK0 + v
+    for i in range(rec["zone_n"][z]):
+        c = int(rec["zone"][z, i])
+        if rec["known"][v, c] >= IN_ZONE:
+            kd = kind_of(rec, c)
+            out[O_DECK + kd] = _c(out[O_DECK + kd] + 1.0 / 3.0)
+    # the opponent's hand: seen cards; their unseen cards (hand and deck) by kind
+    for z in (HAND0 + q, DECK0 + q):
+        for i in range(rec["zone_n"][z]):
+            c = int(rec["zone"][z, i])
+            kd = kind_of(rec, c)
+            if z == HAND0 + q and (omniscient or rec["known"][v, c] == KNOWN):
+                out[O_OPPKNOWN + kd] = _c(out[O_OPPKNOWN + kd] + 1.0 / 3.0)
+            elif rec["known"][v, c] != KNOWN:
+                out[O_UNSEEN + kd] = _c(out[O_UNSEEN + kd] + 1.0 / 3.0)
+    # the fields
+    props = np.zeros((2, SLOTS, NUM_PROPS), np.int64)
+    cls = np.zeros((2, SLOTS), np.int64)
+    compute_props(rec, props, cls)
+    for j in range(2):
+        s = v if j == 0 else q
+        for k in range(SLOTS):
+            z = SLOT0 + SLOTS * s + k
+            m = int(rec["zone_n"][z])
+            if m == 0:
+                continue
+            o = O_WARRIORS + j * SEAT_STRIDE + k * W_SIZE
+            w = int(rec["zone"][z, 0])
+            pr = props[s, k]
+            out[o + W_PRESENT] = 1.0
+            out[o + W_KIND + kind_of(rec, w)] = 1.0
+            out[o + W_ATK] = _c(pr[P_ATK] / 10.0)
+            out[o + W_HP] = _c(pr[P_HP] / 10.0)
+            out[o + W_DMG] = _c(rec["dmg"][w] / 10.0)
+            out[o + W_ATK_COST] = _c(pr[P_ATK_COST] / 10.0)
+            out[o + W_GUARD] = _c(pr[P_GUARD] / 5.0)
+            out[o + W_LEFT] = _c((pr[P_ATTACKS] - rec["attacks"][s, k]) / 3.0)
+            out[o + W_CAN] = pr[P_CAN_ATTACK]
+            out[o + W_LIMIT] = _c(pr[P_ITEM_LIMIT] / 3.0)
+            out[o + W_ACTIVE] = pr[P_ITEMS_ACTIVE]
+            for b in range(NUM_CLASSES):
+                if (cls[s, k] >> b) & 1:
+                    out[o + W_CLASSES + b] = 1.0
+            for i in range(1, m):
+                kd = kind_of(rec, int(rec["zone"][z, i]))
+                out[o + W_ITEMS + kd] = _c(out[o + W_ITEMS + kd] + 1.0 / 3.0)
+    _terrain(rec, personal_of(rec, v), v, out, O_TERRAINS)
+    _terrain(rec, personal_of(rec, q), v, out, O_TERRAINS + TR_SIZE)
+    _terrain(rec, global_card(rec), v, out, O_TERRAINS + 2 * TR_SIZE)
+    for j in range(NUM_SOURCES):
+        out[O_ACTIVATED + j] = rec["used"][v, j]
+    out[O_PROGRESS] = _c(rec["turn"] / max(1.0, float(rec["max_turns"])))
+
+
+@njit(cache=True)
+def encode_state(rec, out):
+    """The full state: the player to act's view with the opponent's hand shown."""
+    encode(rec, rec["current_player"], True, out)
+
+
+_ = CLASS_BIT
