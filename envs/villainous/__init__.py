@@ -422,6 +422,8 @@ def _check_entries(rec, n, vil, t, cur, ph, ended):
                 ok_c0 = ok_c0 and rules.card_cost(rec, s, VT[v, c0 % NV]) <= rec["power"][s]
             elif k == E_PLAY_ALLY_FREE:
                 ok_c0 = c0 in _vzone(rec, s, HAND) and V_KIND[VT[v, c0 % NV]] == K_ALLY
+            if k in (K_PLAY, E_PLAY_ALLY_FREE) and ok_c0:
+                ok_c0 = bool((rec["vknown"][:n, c0] == KNOWN).all())  # chosen cards are shown
             elif k == E_PLAY_FROM_FATE_DISCARD:
                 ok_c0 = c0 in _fzone(rec, s, FDISC) and F_KIND[FT[v, c0 % NF_CAP]] == K_HERO
             elif k in (E_MOVE_HERO_FROM_HERE, E_MOVE_ALLY_FROM_HERE):

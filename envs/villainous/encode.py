@@ -21,6 +21,8 @@ from .state import (
     C_LOC,
     C_REALM,
     C_STEP,
+    E_PLAY_ALLY_FREE,
+    E_PLAY_FROM_FATE_DISCARD,
     F_KIND,
     F_LOCAL,
     F_STR,
@@ -30,6 +32,7 @@ from .state import (
     HAND,
     HERO0,
     K_HERO,
+    K_PLAY,
     LOC0,
     MAX_P,
     NFL,
@@ -120,6 +123,9 @@ O_VQ = OBS.start("vanquish")
 O_PROG = OBS.start("progress")
 
 
+CARD_C0 = (K_PLAY, E_PLAY_ALLY_FREE, E_PLAY_FROM_FATE_DISCARD)  # C0 is a card, not a place
+
+
 @njit(cache=True)
 def clip1(x):
     return min(1.0, max(-1.0, x))
@@ -134,27 +140,27 @@ def encode(rec, viewer, omniscient, out):
     n = int(rec["num_players"])
     vz, vn, fz, fn = rec["vz"], rec["vz_n"], rec["fz"], rec["fz_n"]
     vk, fk = rec["vknown"], rec["fknown"]
-    ph = rec["phase"]
+    ph = int(rec["phase"])  # int() everywhere a record int8 joins index arithmetic (no-JIT)
     if 0 <= ph < NUM_PHASES:
         out[O_PHASE + ph] = 1.0
     if rec["ent_n"] > 0:
         e = rec["ent"][rec["ent_n"] - 1]
         if 0 <= e[C_KIND] < NUM_ENTRY_KINDS:
-            out[O_EKIND + e[C_KIND]] = 1.0
+            out[O_EKIND + int(e[C_KIND])] = 1.0
         if 0 <= e[C_STEP] < 4:
-            out[O_ENTRY + e[C_STEP]] = 1.0
-        out[O_ENTRY + 4 + (e[C_REALM] - viewer + n) % n] = 1.0
+            out[O_ENTRY + int(e[C_STEP])] = 1.0
+        out[O_ENTRY + 4 + (int(e[C_REALM]) - viewer + n) % n] = 1.0
         if 0 <= e[C_LOC] < 4:
-            out[O_ENTRY + 4 + MAX_P + e[C_LOC]] = 1.0
-        if 0 <= e[C_C0] < 4 and e[C_STEP] > 0:
-            out[O_ENTRY + 8 + MAX_P + e[C_C0]] = 1.0
+            out[O_ENTRY + 4 + MAX_P + int(e[C_LOC])] = 1.0
+        if 0 <= e[C_C0] < 4 and e[C_STEP] > 0 and e[C_KIND] not in CARD_C0:
+            out[O_ENTRY + 8 + MAX_P + int(e[C_C0])] = 1.0
         out[O_ENTRY + 12 + MAX_P] = clip1(e[C_LEFT] / 3.0)
         out[O_ENTRY + 13 + MAX_P] = clip1(e[C_A] / 6.0)
     out[O_TURN + (int(rec["turn_player"]) - viewer + n) % n] = 1.0
     for r in range(n):
         s = (viewer + r) % n
         out[O_SEATS + r] = 1.0
-        v = rec["villain"][s]
+        v = int(rec["villain"][s])
         out[O_VIL + r * 3 + v] = 1.0
         out[O_POWER + r] = min(1.0, rec["power"][s] / 20.0)
         o = O_SIZES + r * 5
@@ -163,7 +169,7 @@ def encode(rec, viewer, omniscient, out):
         out[o + 2] = vn[s * VZ + VDISC] / 30.0
         out[o + 3] = fn[s * FZ + FDECK] / 16.0
         out[o + 4] = fn[s * FZ + FDISC] / 16.0
-        out[O_MOVER + r * 4 + rec["mover"][s]] = 1.0
+        out[O_MOVER + r * 4 + int(rec["mover"][s])] = 1.0
         for loc in range(4):
             out[O_LOCKED + r * 4 + loc] = rec["locked"][s, loc]
             z = s * VZ + LOC0 + loc
@@ -215,9 +221,9 @@ def encode(rec, viewer, omniscient, out):
             if omniscient or vk[viewer, c] > 0:
                 out[O_DK + r * NVL + V_LOCAL[vtype(rec, c)]] += 1.0 / 6.0
     if rec["token"] >= 0:
-        out[O_TOKEN + (rec["token"] - viewer + n) % n] = 1.0
+        out[O_TOKEN + (int(rec["token"]) - viewer + n) % n] = 1.0
     out[O_TOKEN + MAX_P] = rec["token_on"]
-    q = rec["fate_target"]
+    q = int(rec["fate_target"])
     if q >= 0:
         out[O_FT + (q - viewer + n) % n] = 1.0
     for i in range(fn[REVEAL]):

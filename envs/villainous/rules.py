@@ -1138,7 +1138,7 @@ def fate_card_ok(rec, c):
 @njit(cache=True)
 def fate_pick_zone(rec):
     if rec["fate_pile"] >= 0:
-        return rec["fate_target"] * FZ + PILE0 + rec["fate_pile"]
+        return int(rec["fate_target"]) * FZ + PILE0 + int(rec["fate_pile"])
     return REVEAL
 
 
@@ -1537,7 +1537,8 @@ def entry_apply(rec, action):
                 reveal_all(rec["vknown"], c, rec["num_players"])
                 pop_entry(rec)
                 start_effect(rec, V_EFF[t], V_A[t], V_ARG[t], s, s, c, -1, FIN_VCARD)
-            else:
+            else:  # choosing the card shows it (so no determinization moves it)
+                reveal_all(rec["vknown"], c, rec["num_players"])
                 e[C_C0] = c
                 e[C_STEP] = 1
         else:
@@ -1651,6 +1652,7 @@ def entry_apply(rec, action):
     elif k == E_PLAY_ALLY_FREE:
         if st == 0:
             e[C_C0] = find_vtype(rec, s, HAND, VLOC[vil, x_v])
+            reveal_all(rec["vknown"], e[C_C0], rec["num_players"])
             e[C_STEP] = 1
         else:
             c = e[C_C0]
