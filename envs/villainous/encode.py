@@ -1,0 +1,244 @@
+"""Villainous observation: every Realm (public), your hand, what you saw; seats relative.
+
+Seats are relative to the viewer (0 = you, 1 the next seat in turn order). A villain card
+in another hand, any deck order and a Yzma pile card are shown only if the viewer KNOWS
+that card (``knowledge.KNOWN``): a card shown to the table, or a pile the viewer looked at.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from fatezoo.envs.core.knowledge import KNOWN
+from fatezoo.envs.core.layout import ObsField, ObsLayout
+
+from .rules import ftype, hero_str, items_on, queen_cost, vq_total, vtype
+from .state import (
+    C_A,
+    C_C0,
+    C_KIND,
+    C_LEFT,
+    C_LOC,
+    C_REALM,
+    C_STEP,
+    E_PLAY_ALLY_FREE,
+    E_PLAY_FROM_FATE_DISCARD,
+    F_KIND,
+    F_LOCAL,
+    F_STR,
+    FDECK,
+    FDISC,
+    FZ,
+    HAND,
+    HERO0,
+    K_HERO,
+    K_PLAY,
+    LOC0,
+    MAX_P,
+    NFL,
+    NUM_ENTRY_KINDS,
+    NUM_PHASES,
+    NVL,
+    PALACE,
+    PILE0,
+    QUEEN_COST,
+    REVEAL,
+    SUCC,
+    V_LOCAL,
+    VDECK,
+    VDISC,
+    VZ,
+)
+
+OBS = ObsLayout((
+    ObsField("phase", (NUM_PHASES,), "one-hot: move, actions, Fate target, Yzma pile, Fate "
+                                     "card, choice, over"),
+    ObsField("entry_kind", (NUM_ENTRY_KINDS,), "one-hot kind of the pending choice (an "
+                                               "ability's instruction or an action)"),
+    ObsField("entry", (4 + MAX_P + 4 + 4 + 2,), "its step (one-hot 4), Realm (seat one-hot),"
+                                                " its card's location, the chosen location, "
+                                                "moves left/3, parameter/6"),
+    ObsField("turn_seat", (MAX_P,), "one-hot seat whose turn it is"),
+    ObsField("seats", (MAX_P,), "1 for each seat in the game"),
+    ObsField("villain", (MAX_P, 3), "each seat's villain: Scar, Yzma, Ratigan"),
+    ObsField("power", (MAX_P,), "Power / 20 (1 at 20 or more)"),
+    ObsField("sizes", (MAX_P, 5), "hand, villain deck, villain discard /30; Fate deck, Fate "
+                                  "discard /16"),
+    ObsField("mover", (MAX_P, 4), "one-hot location of each mover"),
+    ObsField("locked", (MAX_P, 4), "1 for a locked location"),
+    ObsField("used", (4,), "slots taken this turn (the turn player's)"),
+    ObsField("realm_v", (MAX_P, 4, NVL), "villain cards below each location by local type /6"),
+    ObsField("realm_f", (MAX_P, 4, NFL), "Heroes and Fate Items above each location by local "
+                                         "type /3"),
+    ObsField("hero_str", (MAX_P, 4, NFL), "current Strength of the strongest Hero of each "
+                                          "type there /10"),
+    ObsField("hero_items", (MAX_P, 4), "Fate Items attached at each location /4"),
+    ObsField("vdiscard", (MAX_P, NVL), "villain discard piles by type /6"),
+    ObsField("fdiscard", (MAX_P, NFL), "Fate discard piles by type /3"),
+    ObsField("succession", (MAX_P, NFL + 1), "Scar's Succession pile by type /3 and its "
+                                             "Strength /15"),
+    ObsField("objective", (MAX_P, 4), "The Robot Queen's Cost /15, Ratigan flipped, event "
+                                      "objective met, Buckingham Palace unlocked"),
+    ObsField("fate_token", (MAX_P + 1,), "holder one-hot, token in use"),
+    ObsField("fate_target", (MAX_P,), "one-hot target of the Fate action in progress"),
+    ObsField("revealed", (NFL,), "revealed Fate cards by local type of the target's deck /2"),
+    ObsField("piles", (MAX_P, 4), "Yzma's pile sizes /4"),
+    ObsField("piles_known", (MAX_P, 4, NFL), "pile cards you know (looked at) by type /4"),
+    ObsField("hand", (NVL,), "your hand by local type /6"),
+    ObsField("hand_known", (MAX_P, NVL), "cards of each hand you saw (shown to all) /6"),
+    ObsField("deck_known", (MAX_P, NVL), "cards of each villain deck you know are there /6"),
+    ObsField("vanquish", (NVL + 1,), "Allies chosen so far in a Vanquish by type /6, total /20"),
+    ObsField("progress", (1,), "completed turns / max_turns"),
+))
+OBS_SIZE = OBS.size
+STATE_SIZE = OBS_SIZE
+O_PHASE = OBS.start("phase")
+O_EKIND = OBS.start("entry_kind")
+O_ENTRY = OBS.start("entry")
+O_TURN = OBS.start("turn_seat")
+O_SEATS = OBS.start("seats")
+O_VIL = OBS.start("villain")
+O_POWER = OBS.start("power")
+O_SIZES = OBS.start("sizes")
+O_MOVER = OBS.start("mover")
+O_LOCKED = OBS.start("locked")
+O_USED = OBS.start("used")
+O_RV = OBS.start("realm_v")
+O_RF = OBS.start("realm_f")
+O_HS = OBS.start("hero_str")
+O_HI = OBS.start("hero_items")
+O_VD = OBS.start("vdiscard")
+O_FD = OBS.start("fdiscard")
+O_SUCC = OBS.start("succession")
+O_OBJ = OBS.start("objective")
+O_TOKEN = OBS.start("fate_token")
+O_FT = OBS.start("fate_target")
+O_REV = OBS.start("revealed")
+O_PILES = OBS.start("piles")
+O_PK = OBS.start("piles_known")
+O_HAND = OBS.start("hand")
+O_HK = OBS.start("hand_known")
+O_DK = OBS.start("deck_known")
+O_VQ = OBS.start("vanquish")
+O_PROG = OBS.start("progress")
+
+
+CARD_C0 = (K_PLAY, E_PLAY_ALLY_FREE, E_PLAY_FROM_FATE_DISCARD)  # C0 is a card, not a place
+
+
+@njit(cache=True)
+def clip1(x):
+    return min(1.0, max(-1.0, x))
+
+
+@njit(cache=True)
+def encode(rec, viewer, omniscient, out):
+    """Write ``viewer``'s observation into ``out`` (every card if ``omniscient``)."""
+    for i in range(OBS_SIZE):
+        out[i] = 0.0
+    viewer = int(viewer)
+    n = int(rec["num_players"])
+    vz, vn, fz, fn = rec["vz"], rec["vz_n"], rec["fz"], rec["fz_n"]
+    vk, fk = rec["vknown"], rec["fknown"]
+    ph = int(rec["phase"])  # int() everywhere a record int8 joins index arithmetic (no-JIT)
+    if 0 <= ph < NUM_PHASES:
+        out[O_PHASE + ph] = 1.0
+    if rec["ent_n"] > 0:
+        e = rec["ent"][rec["ent_n"] - 1]
+        if 0 <= e[C_KIND] < NUM_ENTRY_KINDS:
+            out[O_EKIND + int(e[C_KIND])] = 1.0
+        if 0 <= e[C_STEP] < 4:
+            out[O_ENTRY + int(e[C_STEP])] = 1.0
+        out[O_ENTRY + 4 + (int(e[C_REALM]) - viewer + n) % n] = 1.0
+        if 0 <= e[C_LOC] < 4:
+            out[O_ENTRY + 4 + MAX_P + int(e[C_LOC])] = 1.0
+        if 0 <= e[C_C0] < 4 and e[C_STEP] > 0 and e[C_KIND] not in CARD_C0:
+            out[O_ENTRY + 8 + MAX_P + int(e[C_C0])] = 1.0
+        out[O_ENTRY + 12 + MAX_P] = clip1(e[C_LEFT] / 3.0)
+        out[O_ENTRY + 13 + MAX_P] = clip1(e[C_A] / 6.0)
+    out[O_TURN + (int(rec["turn_player"]) - viewer + n) % n] = 1.0
+    for r in range(n):
+        s = (viewer + r) % n
+        out[O_SEATS + r] = 1.0
+        v = int(rec["villain"][s])
+        out[O_VIL + r * 3 + v] = 1.0
+        out[O_POWER + r] = min(1.0, rec["power"][s] / 20.0)
+        o = O_SIZES + r * 5
+        out[o] = vn[s * VZ + HAND] / 30.0
+        out[o + 1] = vn[s * VZ + VDECK] / 30.0
+        out[o + 2] = vn[s * VZ + VDISC] / 30.0
+        out[o + 3] = fn[s * FZ + FDECK] / 16.0
+        out[o + 4] = fn[s * FZ + FDISC] / 16.0
+        out[O_MOVER + r * 4 + int(rec["mover"][s])] = 1.0
+        for loc in range(4):
+            out[O_LOCKED + r * 4 + loc] = rec["locked"][s, loc]
+            z = s * VZ + LOC0 + loc
+            for i in range(vn[z]):
+                t = vtype(rec, vz[z, i])
+                out[O_RV + (r * 4 + loc) * NVL + V_LOCAL[t]] += 1.0 / 6.0
+            z = s * FZ + HERO0 + loc
+            for i in range(fn[z]):
+                c = fz[z, i]
+                t = ftype(rec, c)
+                out[O_RF + (r * 4 + loc) * NFL + F_LOCAL[t]] += 1.0 / 3.0
+                if F_KIND[t] == K_HERO:
+                    j = O_HS + (r * 4 + loc) * NFL + F_LOCAL[t]
+                    out[j] = max(out[j], min(1.0, hero_str(rec, s, c, loc) / 10.0))
+                    out[O_HI + r * 4 + loc] += min(items_on(rec, c), 4) / 4.0
+            z = s * FZ + PILE0 + loc
+            out[O_PILES + r * 4 + loc] = fn[z] / 4.0
+            for i in range(fn[z]):
+                c = fz[z, i]
+                if omniscient or fk[viewer, c] == KNOWN:
+                    out[O_PK + (r * 4 + loc) * NFL + F_LOCAL[ftype(rec, c)]] += 0.25
+        for i in range(vn[s * VZ + VDISC]):
+            out[O_VD + r * NVL + V_LOCAL[vtype(rec, vz[s * VZ + VDISC, i])]] += 1.0 / 6.0
+        for i in range(fn[s * FZ + FDISC]):
+            out[O_FD + r * NFL + F_LOCAL[ftype(rec, fz[s * FZ + FDISC, i])]] += 1.0 / 3.0
+        total = 0
+        for i in range(fn[s * FZ + SUCC]):
+            t = ftype(rec, fz[s * FZ + SUCC, i])
+            out[O_SUCC + r * (NFL + 1) + F_LOCAL[t]] += 1.0 / 3.0
+            total += F_STR[t]
+        out[O_SUCC + r * (NFL + 1) + NFL] = min(1.0, total / 15.0)
+        if v == 2:
+            out[O_OBJ + r * 4] = queen_cost(rec, s) / QUEEN_COST
+            out[O_OBJ + r * 4 + 3] = 1.0 - rec["locked"][s, PALACE]
+        out[O_OBJ + r * 4 + 1] = rec["flip"][s]
+        out[O_OBJ + r * 4 + 2] = rec["goal"][s]
+        z = s * VZ + HAND
+        for i in range(vn[z]):
+            c = vz[z, i]
+            if omniscient or vk[viewer, c] == KNOWN:
+                t = V_LOCAL[vtype(rec, c)]
+                if r == 0:
+                    out[O_HAND + t] += 1.0 / 6.0
+                else:
+                    out[O_HK + r * NVL + t] += 1.0 / 6.0
+        z = s * VZ + VDECK
+        for i in range(vn[z]):
+            c = vz[z, i]
+            if omniscient or vk[viewer, c] > 0:
+                out[O_DK + r * NVL + V_LOCAL[vtype(rec, c)]] += 1.0 / 6.0
+    if rec["token"] >= 0:
+        out[O_TOKEN + (int(rec["token"]) - viewer + n) % n] = 1.0
+    out[O_TOKEN + MAX_P] = rec["token_on"]
+    q = int(rec["fate_target"])
+    if q >= 0:
+        out[O_FT + (q - viewer + n) % n] = 1.0
+    for i in range(fn[REVEAL]):
+        out[O_REV + F_LOCAL[ftype(rec, fz[REVEAL, i])]] += 0.5
+    if rec["vq_n"] > 0 and rec["ent_n"] > 0:
+        e = rec["ent"][rec["ent_n"] - 1]
+        s = e[C_REALM]
+        for j in range(rec["vq_n"]):
+            out[O_VQ + V_LOCAL[vtype(rec, rec["vq"][j])]] += 1.0 / 6.0
+        if 0 <= e[C_C0] < 4:
+            out[O_VQ + NVL] = min(1.0, vq_total(rec, s, e[C_C0]) / 20.0)
+    out[O_PROG] = min(1.0, rec["turn"] / max(1, rec["max_turns"]))
+
+
+@njit(cache=True)
+def encode_state(rec, out):
+    """The full state: seat 0's view with every card shown."""
+    encode(rec, 0, 1, out[:OBS_SIZE])
