@@ -77,7 +77,9 @@ class GameSpec:
         action_names: one short name per action id.
         configure: ``(**options) -> dict`` of record fields; raises on bad options. Its
             signature is the one place the game's options and defaults are declared
-            (``option_defaults`` derives from it).
+            (``option_defaults`` derives from it). A parameter named ``num_players`` is
+            not an option: the core passes it the validated player count, so an option
+            can be checked against it (a list with one entry per seat).
         check_record: ``(record) -> None``; raises ValueError on a corrupt record.
         render_ansi: ``(record, seat | None) -> str``.
         render_svg: ``(record, seat | None) -> str``.
@@ -222,6 +224,8 @@ class GameSpec:
             if p.kind == p.POSITIONAL_ONLY:
                 self._fail(f"{where} is positional-only; options are keyword arguments",
                            TypeError)
+            if p.name == "num_players":
+                continue  # not an option: the core passes the validated player count
             if p.default is p.empty:
                 self._fail(f"{where} has no default; every option needs one", TypeError)
             if p.name in COMMON_OPTIONS:
@@ -277,7 +281,8 @@ class GameSpec:
     def option_defaults(self) -> dict:
         """The game's own options and their defaults, read from ``configure``'s signature."""
         return {p.name: p.default
-                for p in inspect.signature(self.configure).parameters.values()}
+                for p in inspect.signature(self.configure).parameters.values()
+                if p.name != "num_players"}
 
     # ------------------------------------------------------------------ options
 
@@ -304,6 +309,8 @@ class GameSpec:
                             f"expected some of {sorted(self.option_defaults)}")
         fields_ = {"num_players": int(num_players), "max_turns": int(max_turns),
                    "reward_mode": REWARD_MODES[reward]}
+        if "num_players" in inspect.signature(self.configure).parameters:
+            game_options = dict(game_options, num_players=int(num_players))
         fields_.update(self.configure(**game_options))
         self._check_fields_fit(fields_)
         return fields_

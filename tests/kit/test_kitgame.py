@@ -4,13 +4,14 @@ Positions are hand-built: hands and the deck are given as card kinds (the lowest
 card ids of each kind are used), every other card lies in the discard pile.
 """
 
+import dataclasses
 import os
 import subprocess
 import sys
 
 import numpy as np
 import pytest
-from kitgame import SPEC, check_record, rules
+from kitgame import SPEC, check_record, configure, rules
 from kitgame.encode import OBS, OBS_SIZE
 from kitgame.state import (
     ATTACK,
@@ -306,3 +307,26 @@ def test_fuzz(n):
 
 def test_nojit_matches_jit():
     T.check_nojit("kitgame", 3, steps=200)
+
+
+def test_configure_may_read_the_player_count_for_per_seat_options():
+    """A ``num_players`` parameter of configure is not an option: the core passes it the
+    validated player count, so a per-seat option is checked against it."""
+    seen = []
+
+    def per_seat(rounds=5, starts=None, num_players=None):
+        seen.append(num_players)
+        if starts is not None and len(starts) != num_players:
+            raise ValueError(f"kitgame: starts must have one entry per seat ({num_players}), "
+                             f"got {starts!r}")
+        return configure(rounds=rounds)
+
+    spec = dataclasses.replace(SPEC, configure=per_seat)
+    assert spec.option_defaults == {"rounds": 5, "starts": None}
+    assert spec.options(num_players=3, rounds=4, starts=[1, 2, 3])["rounds"] == 4
+    assert seen[-1] == 3
+    with pytest.raises(ValueError, match=r"one entry per seat \(2\), got \[1, 2, 3\]"):
+        spec.options(num_players=2, starts=[1, 2, 3])
+    with pytest.raises(ValueError, match="num_players must be in"):
+        spec.options(num_players=9, starts=[1])
+    assert seen[-1] == 2  # an invalid player count never reaches configure
