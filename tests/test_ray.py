@@ -227,7 +227,7 @@ def test_rllib_train_saves_loads_and_plays_an_arena(local_ray, tmp_path, capsys)
             "--n-epochs", "1", "--net-arch", "16", "--w-self", "1", "--pool-size", "2",
             "--snapshot-every", "200", "--eval-every", "0", "--final-eval-games", "8",
             "--seasons", "1", "--out-dir", str(tmp_path), "--run-name", "tiny",
-            "--no-progress"]
+            "--no-progress", "--shared-layers", "16", "--checkpoint-every", "256"]
     assert main(args) == 0, capsys.readouterr().err
     out = capsys.readouterr().out
     run = tmp_path / "tiny"
@@ -237,6 +237,9 @@ def test_rllib_train_saves_loads_and_plays_an_arena(local_ray, tmp_path, capsys)
     assert "win rate vs random" in out and f"rllib:{run / 'checkpoint'}" in out
     progress = (run / "progress.csv").read_text().splitlines()
     assert int(progress[-1].split(",")[4]) >= 2  # snapshots were taken
+    steps = [int(p.rsplit("_", 1)[1]) for p in result["checkpoints"]]
+    assert steps and steps == sorted(steps) and 256 <= steps[0] < 600  # periodic checkpoints
+    assert all((run / "checkpoints" / f"step_{n}").is_dir() for n in steps)
     agent = make_agent(f"rllib:{run / 'checkpoint'}", GAME, num_players=2)
     assert isinstance(agent, RllibAgent)
     env = __import__("fatezoo").make(GAME, **OPTIONS)
@@ -248,6 +251,20 @@ def test_rllib_train_saves_loads_and_plays_an_arena(local_ray, tmp_path, capsys)
     assert sum(local["counts"][specs[0]].values()) == 8
     on_ray = run_ray_arena(GAME, specs, games=8, seed=1, options=OPTIONS, workers=2)
     assert without_seconds(on_ray) == without_seconds(local)
+
+
+@pytest.mark.parametrize("flags, named", [
+    (["--lr-schedule", "linear"], "lr_schedule='linear' is an SB3 option"),
+    (["--target-kl", "0.02"], "target_kl=0.02 is an SB3 option"),
+    (["--imitation-steps", "1000"], "imitation_steps=1000 asks for the imitation warm start"),
+])
+def test_rllib_refuses_sb3_only_settings_in_one_line(tmp_path, capsys, flags, named):
+    rllib()
+    rc = main(["train", GAME, "--backend", "rllib", "--timesteps", "100", "--out-dir",
+               str(tmp_path), "--no-progress"] + flags)
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and named in err, err
+    assert not any(tmp_path.iterdir())  # refused before any run folder or Ray start
 
 
 def test_rllib_agent_bad_paths_are_one_line(tmp_path, capsys):

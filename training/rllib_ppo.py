@@ -377,8 +377,13 @@ def make_config(opts: TrainOptions, num_env_runners: int = 0,
         weights.pop("heuristic")
     runners = max(int(num_env_runners), 1)
     envs = envs_per_runner or max(1, min(64, math.ceil(opts.num_envs / runners)))
-    model = {"fcnet_hiddens": list(opts.net_arch), "fcnet_activation": "tanh",
-             "vf_share_layers": False}
+    if opts.shared_layers:  # a shared trunk, then policy and value heads of net_arch
+        model = {"fcnet_hiddens": list(opts.shared_layers), "fcnet_activation": "tanh",
+                 "head_fcnet_hiddens": list(opts.net_arch), "head_fcnet_activation": "tanh",
+                 "vf_share_layers": True}
+    else:  # separate policy and value networks of net_arch
+        model = {"fcnet_hiddens": list(opts.net_arch), "fcnet_activation": "tanh",
+                 "vf_share_layers": False}
     modules = {LEARNER: RLModuleSpec(module_class=MaskedPPOModule, model_config=model)}
     for i in range(opts.pool_size):
         modules[past(i)] = RLModuleSpec(module_class=MaskedPPOModule, model_config=model)
@@ -450,12 +455,39 @@ def _log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+SB3_ONLY = {  # TrainOptions field -> (its neutral value, why the RLlib backend refuses another)
+    "vec": ("core", "RLlib steps its own multi-agent env"),
+    "lr_schedule": ("constant", "RLlib schedules count env steps of every seat, not the "
+                    "learner's timesteps"),
+    "target_kl": (None, "RLlib's PPO has no early stop of an update's epochs"),
+    "device": ("cpu", "the RLlib backend trains on CPU"),
+    "verbose": (0, "SB3's own tables"),
+}
+
+
+def check_rllib_options(opts: TrainOptions) -> None:
+    """Raise ValueError (one line) where ``opts`` asks for something only SB3 does.
+
+    The imitation warm start is SB3's too; an explicit ``imitation_steps`` > 0 is refused,
+    the automatic one (``imitation_steps`` None) is skipped and the run's log says so.
+    """
+    for name, (neutral, why) in SB3_ONLY.items():
+        if getattr(opts, name) != neutral:
+            raise ValueError(f"train --backend rllib: {name}={getattr(opts, name)!r} is an "
+                             f"SB3 option ({why}); expected {neutral!r} or --backend sb3")
+    if opts.imitation_steps:
+        raise ValueError(f"train --backend rllib: imitation_steps={opts.imitation_steps!r} "
+                         "asks for the imitation warm start, which only --backend sb3 has; "
+                         "expected 0 or none")
+
+
 def train_rllib(opts: TrainOptions, num_env_runners: int = 0, address: str | None = None,
                 envs_per_runner: int | None = None, log=_log) -> dict:
     """Train the shared masked policy with RLlib PPO; evaluate, checkpoint, return the result.
 
-    Ignored fields of ``opts`` (SB3 only): ``vec``, ``lr_schedule``, ``target_kl``,
-    ``shared_layers``, ``imitation_*`` (no warm start), ``device`` (CPU), ``verbose``.
+    SB3-only settings are refused (:func:`check_rllib_options`); ``shared_layers`` is a
+    trunk shared by the policy and value heads (``net_arch``); ``checkpoint_every`` saves
+    ``checkpoints/step_N`` (each an ``rllib:PATH``) as the learner passes each multiple.
 
     Args:
         opts: the run's options (checked first); see the module docs for what they mean here.
@@ -472,6 +504,7 @@ def train_rllib(opts: TrainOptions, num_env_runners: int = 0, address: str | Non
         (opponent -> win rate), ``evals``, ``stopped_by_time`` and ``options``.
     """
     opts.check()
+    check_rllib_options(opts)
     if isinstance(num_env_runners, bool) or not isinstance(num_env_runners, int) \
             or num_env_runners < 0:
         raise ValueError(f"train: num_env_runners must be an int >= 0, got {num_env_runners!r}")
@@ -482,6 +515,9 @@ def train_rllib(opts: TrainOptions, num_env_runners: int = 0, address: str | Non
     (run_dir / "options.json").write_text(json.dumps(
         dict(dataclasses.asdict(opts), backend="rllib", num_env_runners=num_env_runners,
              address=address), indent=1))
+    if opts.imitation_steps is None and opts.warm_start_steps():
+        log(f"{opts.game} rllib: no imitation warm start (--backend sb3 has it); PPO from "
+            "scratch")
     started = init_ray(address, num_env_runners)
     algo = None
     try:
@@ -489,6 +525,8 @@ def train_rllib(opts: TrainOptions, num_env_runners: int = 0, address: str | Non
         evals, rows = [], []
         opponents = eval_opponents(opts)
         next_eval = opts.eval_every or math.inf
+        next_checkpoint = opts.checkpoint_every or math.inf
+        checkpoints = []
         start = time.perf_counter()
         steps = env_steps = iterations = 0
         stopped_by_time = False
@@ -509,6 +547,13 @@ def train_rllib(opts: TrainOptions, num_env_runners: int = 0, address: str | Non
                 evals.append(_evaluate(algo, opts, opponents, opts.eval_games, steps, wall))
                 log(f"  eval: {evals[-1]}")
                 next_eval += opts.eval_every
+            if steps >= next_checkpoint and steps < opts.timesteps:
+                path = run_dir / "checkpoints" / f"step_{steps}"
+                algo.save_to_path(str(path.resolve()))
+                checkpoints.append(str(path))
+                log(f"  checkpoint: {path}")
+                while next_checkpoint <= steps:
+                    next_checkpoint += opts.checkpoint_every
             if opts.time_limit is not None and wall >= opts.time_limit:
                 stopped_by_time = True
                 break
@@ -536,6 +581,7 @@ def train_rllib(opts: TrainOptions, num_env_runners: int = 0, address: str | Non
               "iterations": iterations, "final_eval": final,
               "final_eval_games": int(opts.final_eval_games), "evals": evals,
               "stopped_by_time": stopped_by_time, "num_env_runners": num_env_runners,
+              "checkpoints": checkpoints,
               "options": dataclasses.asdict(opts)}
     (run_dir / "result.json").write_text(json.dumps(result, indent=1))
     return result
@@ -576,6 +622,6 @@ def run_rllib_command(opts: TrainOptions, num_env_runners: int, address: str | N
     return 0
 
 
-__all__ = ["AECMultiAgentEnv", "FatezooMultiAgentEnv", "FixedAgentModule", "MaskedPPOModule",
-           "SelfPlaySnapshots", "bench_envs", "init_ray", "make_config", "opponent_mapping",
-           "run_rllib_command", "train_rllib"]
+__all__ = ["SB3_ONLY", "AECMultiAgentEnv", "FatezooMultiAgentEnv", "FixedAgentModule",
+           "MaskedPPOModule", "SelfPlaySnapshots", "bench_envs", "check_rllib_options",
+           "init_ray", "make_config", "opponent_mapping", "run_rllib_command", "train_rllib"]
