@@ -93,4 +93,7 @@ def test_truncation(game):
 
 @pytest.mark.parametrize("game", fatezoo.GAMES)
 def test_check_game_battery_runs(game):
-    T.check_game(game, num_players=T.player_counts(game)[-1], fuzz_games=50)
+    # the battery game authors call, at the most seats; each of its checks also runs on its
+    # own above (the 2,000-record mutation fuzz per game in test_load_safety), so the counts
+    # here are small
+    T.check_game(game, num_players=T.player_counts(game)[-1], fuzz_games=50, mutations=200)
