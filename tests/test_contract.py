@@ -79,8 +79,11 @@ def test_bad_input(game):
     T.check_bad_input(game)
 
 
-@pytest.mark.parametrize("game", fatezoo.GAMES)
-@pytest.mark.parametrize("context", ["spawn", "forkserver"])
+# every game under spawn; forkserver (the same pickling path, another start) on the first
+SUBPROCESS_CASES = [(g, "spawn") for g in fatezoo.GAMES] + [(fatezoo.GAMES[0], "forkserver")]
+
+
+@pytest.mark.parametrize("game,context", SUBPROCESS_CASES)
 def test_subprocess_vector_env(game, context):
     T.check_vector_subprocess(game, context)
 
