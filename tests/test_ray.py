@@ -18,6 +18,8 @@ from fatezoo.training.cli import main
 
 GAME = "fatefell"
 OPTIONS = {"seasons": 1}
+# under pytest-xdist (--dist loadgroup) every test here runs in one worker: one local Ray
+pytestmark = pytest.mark.xdist_group("ray")
 
 
 def test_fatezoo_and_its_cli_import_no_ray():
