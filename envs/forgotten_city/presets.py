@@ -1,10 +1,11 @@
 """Forgotten City's training preset: the TrainOptions ``fatezoo train forgotten_city`` uses.
 
 A starting point sized for 2 CPU cores, not yet tuned by a 30-minute run (issue 11 asks
-for one): 2-player games (~140 learner-side decisions each), 256 games in one batched env,
+for one; a 3-minute check is in RULES.md): 2-player games (~140 learner-side decisions
+each), 256 games in one batched env,
 a warm start imitating the heuristic, then PPO on the per-step VP-difference shaping
 (``reward="score"``: every VP gained counts at once, so gamma 0.99 over ~70 own decisions
-a game) against mostly the heuristic and some random play. The 2,713-entry observation
+a game) against mostly the heuristic and some random play. The 2,729-entry observation
 gets a wider network than the default.
 """
 
@@ -22,6 +23,6 @@ TRAIN_PRESET = {
     "snapshot_every": 500_000,
     "eval_every": 1_000_000,
     "checkpoint_every": 2_000_000,
-    "imitation_max": 1_000_000,
+    "imitation_max": 250_000,  # the warm start runs ~1,000 decisions/s on 2 cores: ~4 min
     "reward": "score",
 }

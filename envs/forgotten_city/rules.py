@@ -30,6 +30,7 @@ from .state import (
     ACT_DECODE,
     ACT_DIG,
     ADJ,
+    ADJ_BITS,
     AREA_SPACES,
     AREA_VP,
     FREE_MARKERS,
@@ -64,6 +65,7 @@ from .state import (
     PICKS,
     PORTAL_BITS,
     PORTAL_COINS,
+    PORTAL_HEX_BITS,
     PORTALS,
     PROD,
     RES_PER_COLOR,
@@ -256,6 +258,30 @@ def reach_map(rec, p, reach):
                         reach[y] = 2
     for k in range(NUM_PORTALS):
         reach[PORTALS[k]] = 0
+
+
+@njit(cache=True)
+def reach_bits(rec, p):
+    """:func:`reach_map` as bit masks ``(near, far)`` over the hexes, with no array.
+
+    Bit h is hex h (61 hexes fit an int64); far: reachable only through a portal.
+    """
+    near = 0
+    touch = 0
+    placed = rec["placed"]
+    k_n = rec["nplaced"][p]
+    for i in range(k_n + 1):
+        x = rec["leader"][p] if i == k_n else placed[p, i]
+        near |= ADJ_BITS[x]
+        touch |= PORTAL_BITS[x]
+    far = 0
+    if touch:
+        for k in range(NUM_PORTALS):
+            if touch & ~(1 << k):  # a piece next to another portal
+                far |= ADJ_BITS[PORTALS[k]]
+    near &= ~PORTAL_HEX_BITS
+    far &= ~(near | PORTAL_HEX_BITS)
+    return near, far
 
 
 @njit(cache=True)
@@ -681,6 +707,30 @@ def finish(rec):
 
 
 @njit(cache=True)
+def hex_of_bit(b):
+    """The index of the single set bit of ``b`` (a power of two below 2**63)."""
+    h = 0
+    if b >= 1 << 32:
+        b >>= 32
+        h += 32
+    if b >= 1 << 16:
+        b >>= 16
+        h += 16
+    if b >= 1 << 8:
+        b >>= 8
+        h += 8
+    if b >= 1 << 4:
+        b >>= 4
+        h += 4
+    if b >= 1 << 2:
+        b >>= 2
+        h += 2
+    if b >= 1 << 1:
+        h += 1
+    return h
+
+
+@njit(cache=True)
 def legal_mask(rec, mask):
     """The current player's legal actions."""
     for a in range(mask.shape[0]):
@@ -762,50 +812,62 @@ def legal_main(rec, p, mask):
     on the hex worked out once.
     """
     n = rec["num_players"]
-    reach = np.empty(NUM_HEX, np.int64)
-    reach_map(rec, p, reach)
-    occ = np.zeros(NUM_HEX, np.int64)
-    for q in range(n):
-        for i in range(rec["nplaced"][q]):
-            occ[rec["placed"][q, i]] += 1
+    near, far = reach_bits(rec, p)
+    nplaced = rec["nplaced"]
+    placed = rec["placed"]
+    leader = rec["leader"]
+    terrain = rec["terrain"]
+    mon_at = rec["mon_at"]
+    supply = rec["supply"]
     coins = rec["coins"][p]
-    own_leader = rec["leader"][p]
-    zone_col = np.full(2, -1, np.int64)  # colour of a buildable zone monument, -1
+    own_leader = leader[p]
+    zc0 = -1  # colour of a buildable zone monument in slot 0 / 1, -1
+    zc1 = -1
     if rec["area_left"][p] > 0:
-        for j in range(2):
-            m = rec["zone"][p, j]
-            if m >= 0 and can_pay(rec, p, MON_COST[m]):
-                zone_col[j] = MON_COLOR[m]
+        m = rec["zone"][p, 0]
+        if m >= 0 and can_pay(rec, p, MON_COST[m]):
+            zc0 = MON_COLOR[m]
+        m = rec["zone"][p, 1]
+        if m >= 0 and can_pay(rec, p, MON_COST[m]):
+            zc1 = MON_COLOR[m]
     deep = count_owned(rec, p, Fx.EXCAVATE_UNDER_MONUMENT) > 0
     exch = False
     for g in range(NUM_COLORS):
         if rec["res"][p, g] > 0:
             for c in range(NUM_COLORS):
-                if c != g and rec["supply"][c] > 0:
+                if c != g and supply[c] > 0:
                     exch = True
-    for h in range(NUM_HEX):
-        if reach[h] == 0:
-            continue
+    todo = near | far
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        h = hex_of_bit(low)
         if h != own_leader:
             blocked = False
             for q in range(n):
-                if q != p and rec["leader"][q] == h:
+                if q != p and leader[q] == h:
                     blocked = True
             if blocked:
                 continue
-        cost = occ[h] + (PORTAL_COINS if reach[h] == 2 else 0)
+        occ = 0
+        for q in range(n):
+            for i in range(nplaced[q]):
+                if placed[q, i] == h:
+                    occ += 1
+        cost = occ + (PORTAL_COINS if far & low else 0)
         if cost > coins:
             continue
-        t = rec["terrain"][h]
-        m = rec["mon_at"][h]
+        t = terrain[h]
+        m = mon_at[h]
         o = A_PLACE + 4 * h
         if m < 0 and (t < NUM_COLORS or t == T_STONE):
-            for j in range(2):
-                if zone_col[j] >= 0 and (t == T_STONE or t == zone_col[j]):
-                    mask[o + j] = 1
+            if zc0 >= 0 and (t == T_STONE or t == zc0):
+                mask[o] = 1
+            if zc1 >= 0 and (t == T_STONE or t == zc1):
+                mask[o + 1] = 1
         if t == T_CENTRAL:
             mask[o + ACT_DIG] = exch
-        elif t < NUM_COLORS and (m < 0 or deep) and rec["supply"][t] > 0:
+        elif t < NUM_COLORS and (m < 0 or deep) and supply[t] > 0:
             mask[o + ACT_DIG] = 1
         if m >= 0 and can_pay(rec, p, MON_DECODE[m]):
             mask[o + ACT_DECODE] = 1
@@ -894,9 +956,8 @@ def apply_main(rec, p, action):
         return
     h = (action - A_PLACE) // 4
     a = (action - A_PLACE) % 4
-    reach = np.zeros(NUM_HEX, np.int64)
-    reach_map(rec, p, reach)
-    place_helper(rec, p, h, reach[h])
+    near, far = reach_bits(rec, p)
+    place_helper(rec, p, h, 1 if near >> h & 1 else (2 if far >> h & 1 else 0))
     if a < 2:
         build(rec, p, h, a)
         after_gains(rec)
@@ -974,9 +1035,8 @@ def apply_action(rec, action):
     """Apply one legal decision of the current player."""
     p = rec["current_player"]
     n = rec["num_players"]
-    vp0 = np.zeros(MAX_P, np.int64)
-    for q in range(n):
-        vp0[q] = rec["vp"][q]
+    vps = rec["vp"]
+    v0, v1, v2, v3 = vps[0], vps[1], vps[2], vps[3]  # VP before (reward "score"), no array
     rec["last_player"] = p
     rec["last_action"] = action
     rec["turn"] += 1
@@ -1090,9 +1150,9 @@ def apply_action(rec, action):
     if rec["reward_mode"] == REWARD_SCORE:
         total = 0
         for q in range(n):
-            total += rec["vp"][q] - vp0[q]
+            total += vps[q] - (v0 if q == 0 else v1 if q == 1 else v2 if q == 2 else v3)
         for q in range(n):
-            dq = rec["vp"][q] - vp0[q]
+            dq = vps[q] - (v0 if q == 0 else v1 if q == 1 else v2 if q == 2 else v3)
             rec["rewards"][q] += (dq - (total - dq) / (n - 1.0)) / VP_REWARD_SCALE
 
 

@@ -98,6 +98,14 @@ for _k, _p in enumerate(PORTALS):
         if ADJ[_p, _d] >= 0:
             PORTAL_ADJ[_k, ADJ[_p, _d]] = 1
             PORTAL_BITS[ADJ[_p, _d]] |= 1 << _k
+# hexes as bits of an int64 (61 hexes): ADJ_BITS[h] the neighbours of h, and the portals
+ADJ_BITS = np.zeros(NUM_HEX, np.int64)
+for _h in range(NUM_HEX):
+    for _d in range(6):
+        if ADJ[_h, _d] >= 0:
+            ADJ_BITS[_h] |= 1 << int(ADJ[_h, _d])
+PORTAL_HEX_BITS = int(sum(1 << int(_p) for _p in PORTALS))
+assert NUM_HEX <= 63
 
 # ---- monuments
 _MON = _rows("monuments")

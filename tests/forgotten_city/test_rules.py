@@ -1138,17 +1138,19 @@ def test_same_seed_same_game():
     assert a.states.tobytes() != c.states.tobytes()
 
 
-def test_legal_placements_match_the_per_hex_rule():
-    # the batched legal mask (hex-independent conditions hoisted) against the per-hex
-    # reference: reach (R15, R16), leader exclusivity (R18), coins (R17, R19), action (R20-R24)
-    vec = fc_vec(64, num_players=3, seed=5, auto_reset=False)
+def test_legal_placements_match_the_per_hex_rule(long_run):
+    # the batched legal mask (hex-independent conditions hoisted, reach as bit masks)
+    # against the per-hex reference: reach (R15, R16), leader exclusivity (R18), coins
+    # (R17, R19), action (R20-R24); 24 games through their first 60 steps (--long: 256, 90)
+    envs, steps = (256, 90) if long_run else (24, 60)
+    vec = fc_vec(envs, num_players=3, seed=5, auto_reset=False)
     _, mask, _ = vec.reset()
-    rng = rng_rows(9, 64)
-    acts = np.empty(64, np.int64)
+    rng = rng_rows(9, envs)
+    acts = np.empty(envs, np.int64)
     reach = np.zeros(NUM_HEX, np.int64)
     checked = 0
-    for _ in range(90):
-        for i in range(64):
+    for _ in range(steps):
+        for i in range(envs):
             r = vec.states[i]
             if r["dec"] != Dec.MAIN or r["terminated"]:
                 continue
@@ -1168,4 +1170,4 @@ def test_legal_placements_match_the_per_hex_rule():
         ended = vec.states["terminated"].astype(bool)
         acts[ended] = -1
         _, mask, *_ = vec.step(acts)
-    assert checked > 500
+    assert checked > 6 * envs
