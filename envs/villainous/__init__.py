@@ -45,6 +45,8 @@ from .state import (
     E_PLAY_ALLY_FREE,
     E_PLAY_FROM_FATE_DISCARD,
     E_RETURN_ALLY,
+    EV_ARG,
+    EV_CAP,
     F_A,
     F_ARG,
     F_EFF,
@@ -62,6 +64,7 @@ from .state import (
     HERO0,
     K_ACTIVATE,
     K_ALLY,
+    K_CONDITION,
     K_DISCARD,
     K_EFFECT,
     K_FHERO,
@@ -90,12 +93,17 @@ from .state import (
     PH_OVER,
     PH_PILE,
     PH_TARGET,
+    PH_WINDOW,
     PILE0,
     RATIGAN,
     REVEAL,
     SCAR,
     STATE_DTYPE,
     SUCC,
+    T_OPP_FATE_YOU,
+    T_OPP_PLAY_ALLY,
+    T_OPP_POWER,
+    T_OPP_VANQUISH,
     UNUSED,
     V_A,
     V_ARG,
@@ -115,21 +123,41 @@ FZONE_NAMES = ("fate deck", "fate discard", "hero0", "hero1", "hero2", "hero3", 
                "pile2", "pile3", "succession")
 
 
-def configure(villains="random", fate_token=None) -> dict:
-    """Validate villainous' options.
+NAMES = ("random",) + VILLAINS
 
-    ``villains``: "random" (each seat draws one from the record RNG) or one of "scar",
-    "yzma", "ratigan" for every seat (each player has their own copies). ``fate_token``:
-    None (the token is used with 5-6 players, R55), True (used at every player count) or
-    False (never used).
+
+def configure(villains="random", fate_token=None, num_players=2) -> dict:
+    """Validate villainous' options (R2, R56); ``num_players`` is passed by the core.
+
+    ``villains``: "random" (each seat draws one from the record RNG), one of "scar",
+    "yzma", "ratigan" for every seat, or a list/tuple of exactly ``num_players`` of these
+    names ("random" allowed per seat), seat 0 first; villains may repeat (each player has
+    their own copies). ``fate_token``: None (the token is used with 5-6 players, R55), True
+    (used at every player count) or False (never used).
     """
-    if not isinstance(villains, str) or villains not in ("random",) + VILLAINS:
-        raise ValueError(f"villainous: villains must be 'random', 'scar', 'yzma' or 'ratigan',"
-                         f" got {villains!r}")
+    if isinstance(villains, str):
+        if villains not in NAMES:
+            raise ValueError(f"villainous: villains must be 'random', 'scar', 'yzma' or "
+                             f"'ratigan' (or a list of one per seat), got {villains!r}")
+        seats = [villains] * num_players
+    elif isinstance(villains, (list, tuple)):
+        if len(villains) != num_players:
+            raise ValueError(f"villainous: villains must be one name or a list of "
+                             f"{num_players} names (one per seat), got {len(villains)}: "
+                             f"{villains!r}")
+        for v in villains:
+            if not isinstance(v, str) or v not in NAMES:
+                raise ValueError(f"villainous: villains must name 'random', 'scar', 'yzma' "
+                                 f"or 'ratigan' for each seat, got {v!r} in {villains!r}")
+        seats = list(villains)
+    else:
+        raise ValueError(f"villainous: villains must be a name or a list of {num_players} "
+                         f"names, got {villains!r}")
     if fate_token is not None and not isinstance(fate_token, (bool, np.bool_)):
         raise ValueError(f"villainous: fate_token must be None, True or False, got "
                          f"{fate_token!r}")
-    return {"villains_opt": -1 if villains == "random" else VILLAINS.index(villains),
+    opt = [NAMES.index(v) - 1 for v in seats] + [-1] * (MAX_P - num_players)
+    return {"villains_opt": np.array(opt, np.int8),
             "fate_token_opt": -1 if fate_token is None else int(bool(fate_token))}
 
 
@@ -175,13 +203,15 @@ def check_record(rec) -> None:
     """
     n = int(rec["num_players"])
     _require(2 <= n <= MAX_P, "num_players", f"in [2, {MAX_P}]")
-    vopt, topt = int(rec["villains_opt"]), int(rec["fate_token_opt"])
-    _require(vopt in (-1, 0, 1, 2), "villains_opt", "-1 (random) or a villain 0-2")
+    vopt, topt = rec["villains_opt"].astype(np.int64), int(rec["fate_token_opt"])
+    _require(np.isin(vopt, (-1, 0, 1, 2)).all() and (vopt[n:] == -1).all(), "villains_opt",
+             "-1 (random) or a villain 0-2 per seat, -1 for absent seats")
     _require(topt in (-1, 0, 1), "fate_token_opt", "-1, 0 or 1")
     vil = rec["villain"].astype(np.int64)
     _require(np.isin(vil[:n], (0, 1, 2)).all() and (vil[n:] == -1).all(), "villain",
              "0-2 for each seat, -1 for absent seats")
-    _require(vopt < 0 or (vil[:n] == vopt).all(), "villain", f"{vopt} for every seat (option)")
+    _require(((vopt[:n] < 0) | (vil[:n] == vopt[:n])).all(), "villain",
+             f"the villains option {vopt[:n].tolist()} for each seat (-1: any)")
     power = rec["power"].astype(np.int64)
     _require(((power[:n] >= 0) & (power[:n] <= MAX_POWER)).all() and not power[n:].any(),
              "power", f"in [0, {MAX_POWER}] (0 for absent seats)")
@@ -225,6 +255,42 @@ def check_record(rec) -> None:
     _check_cards(rec, n, vil)
     _check_knowledge(rec, n, vil)
     _check_entries(rec, n, vil, t, cur, ph, ended)
+    _check_events(rec, n, t, cur, ph, ended)
+
+
+def _check_events(rec, n, t, cur, ph, ended):
+    """R29: the Condition events waiting for (or in) their window."""
+    cev = rec["cev"].astype(np.int64)
+    m = int(rec["cev_n"][0])
+    _require(0 <= m <= EV_CAP, "cev_n", f"in [0, {EV_CAP}]")
+    _require(not cev[m:].any(), "cev", "0 past cev_n")
+    _require(m == 0 or not ended, "cev_n", "0 in an ended game")
+    _require(m == 0 or ph in (PH_PILE, PH_FPICK, PH_ENTRY, PH_WINDOW), "cev_n",
+             "0 outside a Fate action, a pending choice or a Condition window")
+    top_ask = 0
+    for i in range(m):
+        kind, owner, ask, arg = cev[i, 0], cev[i, 1], cev[i, 2], cev[i, EV_ARG]
+        where = f"cev[{i}]"
+        _require(kind in (T_OPP_VANQUISH, T_OPP_POWER, T_OPP_PLAY_ALLY, T_OPP_FATE_YOU),
+                 f"{where} trigger", "a trigger code 1-4")
+        _require(owner == t, f"{where} owner", "the turn player")
+        _require(0 <= ask < n and (ask == 0 or i == m - 1), f"{where} ask",
+                 f"in [0, {n}), 0 below the top event")
+        ok = {T_OPP_VANQUISH: arg == 0, T_OPP_POWER: 0 < arg <= 20,
+              T_OPP_PLAY_ALLY: 0 <= arg <= 20, T_OPP_FATE_YOU: 0 <= arg < n and arg != t}
+        _require(ok[kind], f"{where} amount", "0 (Vanquish), Power 1-20, Strength 0-20 "
+                 "or an opponent seat (Fate)")
+        top_ask = ask
+    if ph == PH_WINDOW and not ended:
+        _require(m >= 1 and top_ask >= 1 and cur == (t + top_ask) % n, "a Condition window",
+                 "an event with the asked seat deciding")
+        _require(int(rec["ent_n"]) == 0 and int(rec["fate_target"]) == -1
+                 and int(rec["fate_pile"]) == -1 and not _fzone_abs(rec, REVEAL)
+                 and not _fzone_abs(rec, FLIMBO), "a Condition window",
+                 "with no pending choice and no Fate action")
+    if ph == PH_ENTRY and m and top_ask:
+        _require(cur != t, "a pending choice during a Condition window",
+                 "the Condition's owner deciding")
 
 
 def _flat(cards, counts, cap):
@@ -264,7 +330,8 @@ def _check_cards(rec, n, vil):
                "Allies and Items only")
     _first_bad(~at_loc | (locked[seat, np.clip(z - LOC0, 0, 3)] == 0), zones, names,
                "empty while locked")
-    _first_bad((z != LIMBO) | (kinds == K_EFFECT), zones, names, "Effects only")
+    _first_bad((z != LIMBO) | (kinds == K_EFFECT) | (kinds == K_CONDITION), zones, names,
+               "Effects and Conditions only")
     # Fate cards of the seats' zones
     zones, cards = _flat(rec["fz"][: n * FZ], fz_n[: n * FZ], NF_CAP)
     seat, z = zones // FZ, zones % FZ

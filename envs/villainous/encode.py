@@ -11,6 +11,7 @@ from numba import njit
 
 from fatezoo.envs.core.knowledge import KNOWN
 from fatezoo.envs.core.layout import ObsField, ObsLayout
+from fatezoo.envs.core.stack import encode_stack
 
 from .rules import ftype, hero_str, items_on, queen_cost, vq_total, vtype
 from .state import (
@@ -23,6 +24,7 @@ from .state import (
     C_STEP,
     E_PLAY_ALLY_FREE,
     E_PLAY_FROM_FATE_DISCARD,
+    EV_CODEC,
     F_KIND,
     F_LOCAL,
     F_STR,
@@ -52,7 +54,7 @@ from .state import (
 
 OBS = ObsLayout((
     ObsField("phase", (NUM_PHASES,), "one-hot: move, actions, Fate target, Yzma pile, Fate "
-                                     "card, choice, over"),
+                                     "card, choice, Condition window, over"),
     ObsField("entry_kind", (NUM_ENTRY_KINDS,), "one-hot kind of the pending choice (an "
                                                "ability's instruction or an action)"),
     ObsField("entry", (4 + MAX_P + 4 + 4 + 2,), "its step (one-hot 4), Realm (seat one-hot),"
@@ -89,6 +91,7 @@ OBS = ObsLayout((
     ObsField("deck_known", (MAX_P, NVL), "cards of each villain deck you know are there /6"),
     ObsField("vanquish", (NVL + 1,), "Allies chosen so far in a Vanquish by type /6, total /20"),
     ObsField("progress", (1,), "completed turns / max_turns"),
+    EV_CODEC.obs_field("events"),
 ))
 OBS_SIZE = OBS.size
 STATE_SIZE = OBS_SIZE
@@ -121,6 +124,8 @@ O_HK = OBS.start("hand_known")
 O_DK = OBS.start("deck_known")
 O_VQ = OBS.start("vanquish")
 O_PROG = OBS.start("progress")
+O_EV = OBS.start("events")
+EV_CODES, EV_SIZES, EV_DEPTH = EV_CODEC.codes, EV_CODEC.sizes, EV_CODEC.depth
 
 
 CARD_C0 = (K_PLAY, E_PLAY_ALLY_FREE, E_PLAY_FROM_FATE_DISCARD)  # C0 is a card, not a place
@@ -236,6 +241,7 @@ def encode(rec, viewer, omniscient, out):
         if 0 <= e[C_C0] < 4:
             out[O_VQ + NVL] = min(1.0, vq_total(rec, s, e[C_C0]) / 20.0)
     out[O_PROG] = min(1.0, rec["turn"] / max(1, rec["max_turns"]))
+    encode_stack(rec["cev"], rec["cev_n"], viewer, n, EV_CODES, EV_SIZES, EV_DEPTH, out, O_EV)
 
 
 @njit(cache=True)

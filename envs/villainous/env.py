@@ -7,8 +7,8 @@
 | Actions | Discrete(42) |
 | Parallel API | No; PettingZoo's `turn_based_aec_to_parallel` wraps it |
 | Agents | `player_0` .. `player_{n-1}`, n in 2-6 |
-| Observation | Dict: `observation` Box(-1, 1, (1960,), float32), `action_mask` Box(0, 1, (42,), int8) |
-| State | Box(-1, 1, (1960,), float32) |
+| Observation | Dict: `observation` Box(-1, 1, (1981,), float32), `action_mask` Box(0, 1, (42,), int8) |
+| State | Box(-1, 1, (1981,), float32) |
 | Render modes | `ansi`, `human`, `rgb_array` (the SVG view as (H, W, 3) uint8) |
 | Ended game | AEC: the mask is all zeros and the agents step with None (PettingZoo's rule); vector and gym envs: every action is marked legal and is ignored |
 | Illegal action | `illegal='raise'` (default) raises; `illegal='lose'` ends the game with -1 for the offender (for mask-blind tools that sample actions) |
@@ -25,7 +25,8 @@ Item, move a Hero, vanquish a Hero with your Allies, discard cards. Then draw up
 A Fate action reveals the top two cards of an opponent's Fate deck (Yzma: you choose one of
 her four piles and look at it) and plays one of them into their Realm against them; the
 other is discarded first. With 5-6 players the Fate token protects the last target. The
-first villain to start a turn with their objective met wins.
+first villain to start a turn with their objective met wins. Conditions are played from
+the hand only on an opponent's turn, once that opponent's action has met their trigger.
 
 ## Observation
 
@@ -36,35 +37,36 @@ only), except the cards you saw.
 .. obs-table
 | Index | Name | Meaning | Values |
 |---|---|---|---|
-| 0-6 | phase | one-hot: move, actions, Fate target, Yzma pile, Fate card, choice, over | [0, 1] |
-| 7-45 | entry_kind | one-hot kind of the pending choice (an ability's instruction or an action) | [0, 1] |
-| 46-65 | entry | its step (one-hot 4), Realm (seat one-hot), its card's location, the chosen location, moves left/3, parameter/6 | [0, 1] |
-| 66-71 | turn_seat | one-hot seat whose turn it is | [0, 1] |
-| 72-77 | seats | 1 for each seat in the game | [0, 1] |
-| 78-95 | villain | each seat's villain: Scar, Yzma, Ratigan | [0, 1] |
-| 96-101 | power | Power / 20 (1 at 20 or more) | [0, 1] |
-| 102-131 | sizes | hand, villain deck, villain discard /30; Fate deck, Fate discard /16 | [0, 1] |
-| 132-155 | mover | one-hot location of each mover | [0, 1] |
-| 156-179 | locked | 1 for a locked location | [0, 1] |
-| 180-183 | used | slots taken this turn (the turn player's) | [0, 1] |
-| 184-591 | realm_v | villain cards below each location by local type /6 | [0, 1] |
-| 592-855 | realm_f | Heroes and Fate Items above each location by local type /3 | [0, 1] |
-| 856-1119 | hero_str | current Strength of the strongest Hero of each type there /10 | [0, 1] |
-| 1120-1143 | hero_items | Fate Items attached at each location /4 | [0, 1] |
-| 1144-1245 | vdiscard | villain discard piles by type /6 | [0, 1] |
-| 1246-1311 | fdiscard | Fate discard piles by type /3 | [0, 1] |
-| 1312-1383 | succession | Scar's Succession pile by type /3 and its Strength /15 | [0, 1] |
-| 1384-1407 | objective | The Robot Queen's Cost /15, Ratigan flipped, event objective met, Buckingham Palace unlocked | [0, 1] |
-| 1408-1414 | fate_token | holder one-hot, token in use | [0, 1] |
-| 1415-1420 | fate_target | one-hot target of the Fate action in progress | [0, 1] |
-| 1421-1431 | revealed | revealed Fate cards by local type of the target's deck /2 | [0, 1] |
-| 1432-1455 | piles | Yzma's pile sizes /4 | [0, 1] |
-| 1456-1719 | piles_known | pile cards you know (looked at) by type /4 | [0, 1] |
-| 1720-1736 | hand | your hand by local type /6 | [0, 1] |
-| 1737-1838 | hand_known | cards of each hand you saw (shown to all) /6 | [0, 1] |
-| 1839-1940 | deck_known | cards of each villain deck you know are there /6 | [0, 1] |
-| 1941-1958 | vanquish | Allies chosen so far in a Vanquish by type /6, total /20 | [0, 1] |
-| 1959 | progress | completed turns / max_turns | [0, 1] |
+| 0-7 | phase | one-hot: move, actions, Fate target, Yzma pile, Fate card, choice, Condition window, over | [0, 1] |
+| 8-46 | entry_kind | one-hot kind of the pending choice (an ability's instruction or an action) | [0, 1] |
+| 47-66 | entry | its step (one-hot 4), Realm (seat one-hot), its card's location, the chosen location, moves left/3, parameter/6 | [0, 1] |
+| 67-72 | turn_seat | one-hot seat whose turn it is | [0, 1] |
+| 73-78 | seats | 1 for each seat in the game | [0, 1] |
+| 79-96 | villain | each seat's villain: Scar, Yzma, Ratigan | [0, 1] |
+| 97-102 | power | Power / 20 (1 at 20 or more) | [0, 1] |
+| 103-132 | sizes | hand, villain deck, villain discard /30; Fate deck, Fate discard /16 | [0, 1] |
+| 133-156 | mover | one-hot location of each mover | [0, 1] |
+| 157-180 | locked | 1 for a locked location | [0, 1] |
+| 181-184 | used | slots taken this turn (the turn player's) | [0, 1] |
+| 185-592 | realm_v | villain cards below each location by local type /6 | [0, 1] |
+| 593-856 | realm_f | Heroes and Fate Items above each location by local type /3 | [0, 1] |
+| 857-1120 | hero_str | current Strength of the strongest Hero of each type there /10 | [0, 1] |
+| 1121-1144 | hero_items | Fate Items attached at each location /4 | [0, 1] |
+| 1145-1246 | vdiscard | villain discard piles by type /6 | [0, 1] |
+| 1247-1312 | fdiscard | Fate discard piles by type /3 | [0, 1] |
+| 1313-1384 | succession | Scar's Succession pile by type /3 and its Strength /15 | [0, 1] |
+| 1385-1408 | objective | The Robot Queen's Cost /15, Ratigan flipped, event objective met, Buckingham Palace unlocked | [0, 1] |
+| 1409-1415 | fate_token | holder one-hot, token in use | [0, 1] |
+| 1416-1421 | fate_target | one-hot target of the Fate action in progress | [0, 1] |
+| 1422-1432 | revealed | revealed Fate cards by local type of the target's deck /2 | [0, 1] |
+| 1433-1456 | piles | Yzma's pile sizes /4 | [0, 1] |
+| 1457-1720 | piles_known | pile cards you know (looked at) by type /4 | [0, 1] |
+| 1721-1737 | hand | your hand by local type /6 | [0, 1] |
+| 1738-1839 | hand_known | cards of each hand you saw (shown to all) /6 | [0, 1] |
+| 1840-1941 | deck_known | cards of each villain deck you know are there /6 | [0, 1] |
+| 1942-1959 | vanquish | Allies chosen so far in a Vanquish by type /6, total /20 | [0, 1] |
+| 1960 | progress | completed turns / max_turns | [0, 1] |
+| 1961-1980 | events | effect stack: entries / capacity, seat asked to respond (one-hot), then the top 1 entries (top first), each present + trigger, turn player, amount | [0, 1] |
 .. end
 
 ## Action mask
@@ -78,8 +80,11 @@ One `Discrete(42)`: `location 0-3` (move there; a destination; a source location
 pile), `slot 0-3` (the visible symbol of the mover's location to use: 0-1 top, 2-3
 bottom), `villain card 0-16` (a card by its local type in your villain deck's table),
 `Fate card 0-10` (by local type in the target's Fate deck table), `Fate target seat +1..+5`
-and `pass` (end your actions, stop a repeated pick, decline a "may"). Compound actions are
-sequences of these (a Vanquish: location, Hero, then Allies one at a time, then pass).
+and `pass` (end your actions, stop a repeated pick, decline a "may" or a Condition).
+Compound actions are sequences of these (a Vanquish: location, Hero, then Allies one at a
+time, then pass). In a Condition window (phase "Condition window", the event in `events`)
+the asked player plays a Condition from their hand (`villain card`) or passes; only players
+holding a Condition that answers the event and can resolve fully are asked.
 
 .. action-table
 | ID | Meaning |
@@ -152,8 +157,8 @@ Terminated when a villain starts a turn with their objective met. Truncated afte
 
 ## Arguments
 
-`num_players=2` (2-6), `villains="random"` ("scar", "yzma", "ratigan" for every seat),
-`fate_token=None` (True / False), `reward="win"`, `max_turns=None`, `render_mode=None`
+`num_players=2` (2-6), `villains="random"` ("scar", "yzma", "ratigan" for every seat, or a
+list of `num_players` names, seat 0 first, e.g. `["scar", "yzma"]`), `fate_token=None` (True / False), `reward="win"`, `max_turns=None`, `render_mode=None`
 ("ansi" or "human"), `illegal="raise"` ("lose").
 
 ## Version history

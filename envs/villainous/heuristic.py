@@ -28,6 +28,7 @@ from .state import (
     PH_ENTRY,
     PH_MOVE,
     PH_TARGET,
+    PH_WINDOW,
     S_ACTIVATE,
     S_DISCARD,
     S_FATE,
@@ -108,6 +109,12 @@ def act_one(obs, mask, rng):
                     best, pick = lead, TARGET + r - 1
         if pick >= 0:
             return pick
+    elif phase == PH_WINDOW:  # every designed Condition helps its owner: play one
+        mask2 = mask.copy()
+        mask2[PASS] = 0
+        a = random_legal(mask2, rng)
+        if a >= 0:
+            return a
     elif phase == PH_ENTRY:
         kind = argmax_block(obs, O_EKIND, NUM_ENTRY_KINDS)
         if mask[PASS] and (kind == K_VANQ or kind == K_DISCARD):

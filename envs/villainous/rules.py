@@ -22,6 +22,8 @@ from fatezoo.envs.core.knowledge import (
     shuffle_known,
 )
 from fatezoo.envs.core.rng import next_u32, randint
+from fatezoo.envs.core.stack import KIND as EV_KIND
+from fatezoo.envs.core.stack import next_responder, stack_pop, stack_push
 from fatezoo.envs.core.zones import zone_move_card, zone_push, zone_shuffle, zone_take
 
 from .state import (
@@ -70,6 +72,7 @@ from .state import (
     E_SACRIFICE_GAIN,
     E_STR_BONUS,
     E_UNLOCK,
+    EV_ARG,
     F_A,
     F_ARG,
     F_EFF,
@@ -128,6 +131,7 @@ from .state import (
     PH_OVER,
     PH_PILE,
     PH_TARGET,
+    PH_WINDOW,
     PILE0,
     QUEEN,
     QUEEN_COST,
@@ -146,6 +150,10 @@ from .state import (
     START_POWER,
     SUCC,
     SUCCESSION_GOAL,
+    T_OPP_FATE_YOU,
+    T_OPP_PLAY_ALLY,
+    T_OPP_POWER,
+    T_OPP_VANQUISH,
     TARGET,
     UNUSED,
     V_A,
@@ -156,6 +164,8 @@ from .state import (
     V_KIND,
     V_LOCAL,
     V_STR,
+    V_TRIG,
+    V_TRIGA,
     V_WHEN,
     VCARD,
     VDECK,
@@ -523,8 +533,20 @@ def discard_vcard(rec, s, src, c):
 
 
 @njit(cache=True)
+def raise_event(rec, kind, arg):
+    """R29: the turn player raised a Condition trigger.
+
+    Its window opens once the action (or card) that raised it has fully resolved.
+    """
+    i = stack_push(rec["cev"], rec["cev_n"], kind, rec["turn_player"])
+    rec["cev"][i, EV_ARG] = arg
+
+
+@njit(cache=True)
 def gain_power(rec, s, k):
     rec["power"][s] += k
+    if k > 0 and s == rec["turn_player"]:
+        raise_event(rec, T_OPP_POWER, min(rec["power"][s], 20))  # thresholds <= 20
 
 
 @njit(cache=True)
@@ -563,6 +585,8 @@ def defeat_hero(rec, s, h):
     fmove_abs(rec, z, h, s * FZ + dst)
     if rec["villain"][s] == RATIGAN and rec["flip"][s] and t == BASIL:
         rec["goal"][s] = 1
+    if s == rec["turn_player"]:
+        raise_event(rec, T_OPP_VANQUISH, 0)
 
 
 @njit(cache=True)
@@ -834,11 +858,84 @@ def resume(rec):
             rec["current_player"] = e[C_WHO]
             return
         pop_entry(rec)
-    rec["phase"] = PH_ACT
     rec["fate_target"] = -1
     rec["fate_pile"] = -1
     rec["vq_n"] = 0
+    if open_window(rec):
+        return
+    rec["phase"] = PH_ACT
     rec["current_player"] = rec["turn_player"]
+
+
+# ---------------------------------------------------------------- Conditions (R29, R54)
+
+
+@njit(cache=True)
+def condition_ok(rec, q, t, kind, arg):
+    """Whether villain card type ``t`` is a Condition seat ``q`` may play for an event."""
+    if V_KIND[t] != K_CONDITION or V_TRIG[t] != kind:
+        return False
+    if kind == T_OPP_FATE_YOU:
+        if arg != q:
+            return False
+    elif arg < V_TRIGA[t]:  # Power after the gain, or the Ally's printed Strength
+        return False
+    return effect_ok(rec, V_EFF[t], V_A[t], V_ARG[t], q, -1)  # R17
+
+
+@njit(cache=True)
+def holds_condition(rec, q, kind, arg):
+    for i in range(vcount(rec, q, HAND)):
+        if condition_ok(rec, q, vtype(rec, vcard_at(rec, q, HAND, i)), kind, arg):
+            return True
+    return False
+
+
+@njit(cache=True)
+def open_window(rec):
+    """R29: ask the next seat holding a playable Condition for the top event.
+
+    Closes the windows of events nobody (left) can answer; True when a seat is asked.
+    """
+    n = rec["num_players"]
+    t = rec["turn_player"]
+    while rec["cev_n"][0] > 0:
+        i = rec["cev_n"][0] - 1
+        kind = rec["cev"][i, EV_KIND]
+        arg = rec["cev"][i, EV_ARG]
+        eligible = np.zeros(MAX_P, np.int8)
+        for q in range(n):
+            if q != t and holds_condition(rec, q, kind, arg):
+                eligible[q] = 1
+        seat = next_responder(rec["cev"], rec["cev_n"], n, eligible)
+        if seat >= 0:
+            rec["phase"] = PH_WINDOW
+            rec["current_player"] = seat
+            return True
+        stack_pop(rec["cev"], rec["cev_n"])
+        for j in range(rec["cev"].shape[1]):
+            rec["cev"][i, j] = 0
+    return False
+
+
+@njit(cache=True)
+def play_condition(rec, action):
+    """The asked seat plays a Condition (``vcard``) in their own Realm, or passes."""
+    if action != PASS:
+        q = rec["current_player"]
+        i = rec["cev_n"][0] - 1
+        kind = rec["cev"][i, EV_KIND]
+        arg = rec["cev"][i, EV_ARG]
+        t = VLOC[rec["villain"][q], action - VCARD]
+        c = -1
+        for j in range(vcount(rec, q, HAND)):
+            d = vcard_at(rec, q, HAND, j)
+            if vtype(rec, d) == t and (c < 0 or d < c) and condition_ok(rec, q, t, kind, arg):
+                c = d
+        vmove(rec, q, HAND, c, LIMBO)
+        reveal_all(rec["vknown"], c, rec["num_players"])
+        start_effect(rec, V_EFF[t], V_A[t], V_ARG[t], q, q, c, -1, FIN_VCARD)
+    resume(rec)
 
 
 # ---------------------------------------------------------------- setup and the turn
@@ -857,6 +954,8 @@ def reset_game(rec):
     rec["attach"][:] = -1
     rec["ent"][:, :] = -1
     rec["ent_n"] = 0
+    rec["cev"][:, :] = 0
+    rec["cev_n"][0] = 0
     rec["vq"][:] = -1
     rec["vq_n"] = 0
     for s in range(MAX_P):
@@ -868,7 +967,7 @@ def reset_game(rec):
         for loc in range(4):
             rec["locked"][s, loc] = 0
     for s in range(n):
-        v = rec["villains_opt"]
+        v = rec["villains_opt"][s]
         if v < 0:
             v = randint(rec["rng"], 3)
         rec["villain"][s] = v
@@ -1167,6 +1266,7 @@ def choose_target(rec, q):
     rec["fate_target"] = q
     if rec["token_on"]:
         rec["token"] = q
+    raise_event(rec, T_OPP_FATE_YOU, q)  # its window opens when the action ends (R54)
     if rec["villain"][q] == YZMA:
         empty = True
         for k in range(4):
@@ -1472,6 +1572,9 @@ def play_villain_card(rec, s, c, loc):
     """An Ally or Item goes below ``loc`` (R15, R16); its on-play ability (R33)."""
     vmove(rec, s, HAND, c, LOC0 + loc)
     reveal_all(rec["vknown"], c, rec["num_players"])
+    t = vtype(rec, c)
+    if V_KIND[t] == K_ALLY and s == rec["turn_player"]:
+        raise_event(rec, T_OPP_PLAY_ALLY, V_STR[t])
     trigger_vcard(rec, s, c, loc, W_PLAY)
 
 
@@ -1788,6 +1891,15 @@ def legal_mask(rec, mask):
                 mask[FCARD + F_LOCAL[ftype(rec, c)]] = 1
     elif ph == PH_ENTRY:
         entry_mask(rec, mask)
+    elif ph == PH_WINDOW:
+        i = rec["cev_n"][0] - 1
+        kind = rec["cev"][i, EV_KIND]
+        arg = rec["cev"][i, EV_ARG]
+        for j in range(vcount(rec, p, HAND)):
+            t = vtype(rec, vcard_at(rec, p, HAND, j))
+            if condition_ok(rec, p, t, kind, arg):
+                mask[VCARD + V_LOCAL[t]] = 1
+        mask[PASS] = 1
 
 
 @njit(cache=True)
@@ -1812,6 +1924,8 @@ def apply_action(rec, action):
         play_fate_card(rec, action - FCARD)
     elif ph == PH_ENTRY:
         entry_apply(rec, action)
+    elif ph == PH_WINDOW:
+        play_condition(rec, action)
 
 
 @njit(cache=True)

@@ -13,6 +13,10 @@ Zones (two zone groups):
   PILE0..PILE3 (Yzma), SUCC (Scar); zone ``s * FZ + z``; then the global REVEAL (the
   revealed cards), FLIMBO (the Fate card being played) and UNUSED; capacity 16.
 
+Conditions (R29): every Condition trigger the turn player meets is an event on the kit's
+stack ``cev``; when the action that raised it has resolved, its response window asks,
+in turn order, only the players holding a Condition that answers it (phase WINDOW).
+
 Actions (one ``Discrete(42)``)::
 
     0..3    location 0..3      move there; play/move to; a source location; Yzma's pile
@@ -32,6 +36,7 @@ import numpy as np
 
 from fatezoo.envs.core.decisions import ActionSpace, Block
 from fatezoo.envs.core.knowledge import knowledge_fields
+from fatezoo.envs.core.stack import ONEHOT, PAYLOAD, SCALAR, SEAT, SKIP, StackCodec, stack_fields
 from fatezoo.envs.core.state import make_state_dtype
 from fatezoo.envs.core.zones import zone_fields
 
@@ -192,9 +197,21 @@ REVEAL, FLIMBO, UNUSED = FZ * MAX_P, FZ * MAX_P + 1, FZ * MAX_P + 2
 NUM_FZONES = FZ * MAX_P + 3
 
 # phases
-PH_MOVE, PH_ACT, PH_TARGET, PH_PILE, PH_FPICK, PH_ENTRY, PH_OVER = range(7)
-NUM_PHASES = 7
-PHASE_NAMES = ("move", "actions", "Fate target", "Yzma pile", "Fate card", "choice", "over")
+PH_MOVE, PH_ACT, PH_TARGET, PH_PILE, PH_FPICK, PH_ENTRY, PH_WINDOW, PH_OVER = range(8)
+NUM_PHASES = 8
+PHASE_NAMES = ("move", "actions", "Fate target", "Yzma pile", "Fate card", "choice",
+               "Condition window", "over")
+
+# Condition events (R29): the kit's stack (``cev``), one entry per event the turn player
+# raised in the action being resolved: KIND = trigger code (TRIGGERS), OWNER = the turn
+# player, ASK = the window's progress, EV_ARG = Power after the gain (OPP_POWER), printed
+# Strength of the Ally (OPP_PLAY_ALLY), the target seat (OPP_FATE_YOU), 0 (OPP_VANQUISH)
+T_OPP_VANQUISH, T_OPP_POWER, T_OPP_PLAY_ALLY, T_OPP_FATE_YOU = 1, 2, 3, 4
+EV_CAP = 6
+EV_ARG = PAYLOAD
+EV_CODEC = StackCodec(depth=1, columns=[("trigger", ONEHOT, len(TRIGGERS)),
+                                        ("turn player", SEAT, MAX_P), ("ask", SKIP, 0),
+                                        ("amount", SCALAR, 20)])
 
 # pending entries (what is being resolved): kinds are effect codes, then action kinds
 K_PLAY, K_ACTIVATE, K_MOVE_IA, K_MOVE_H, K_VANQ, K_DISCARD, K_FHERO, K_FITEM = range(
@@ -228,7 +245,7 @@ NUM_ACTIONS = SPACE.size
 ACTION_NAMES = SPACE.names
 
 GAME_FIELDS = [
-    ("villains_opt", np.int8),  # option: -1 random, else the villain of every seat
+    ("villains_opt", np.int8, (MAX_P,)),  # option per seat: -1 random, else the villain
     ("fate_token_opt", np.int8),  # option: -1 by player count, 0 off, 1 on
     ("villain", np.int8, (MAX_P,)),
     ("power", np.int32, (MAX_P,)),
@@ -253,6 +270,8 @@ GAME_FIELDS = [
     *zone_fields("fz", NUM_FZONES, NF_CAP),
     *knowledge_fields("vknown", MAX_P, NUM_VCARDS),
     *knowledge_fields("fknown", MAX_P, NUM_FCARDS),
+    *stack_fields("cev", EV_CAP, PAYLOAD + 1),  # Condition events waiting for their window
 ]
 
 STATE_DTYPE = make_state_dtype("villainous", GAME_FIELDS, Path(__file__).parent)
+assert int(V_TRIGA.max()) <= 20, "a Condition threshold above the event amount cap (20)"

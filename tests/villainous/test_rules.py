@@ -40,6 +40,7 @@ from fatezoo.envs.villainous.state import (
     PH_FPICK,
     PH_MOVE,
     PH_PILE,
+    PH_WINDOW,
     PILE0,
     REVEAL,
     SLOT,
@@ -85,9 +86,26 @@ def test_villains_option_names_repeats_and_errors():
     assert seat1 == list(range(30, 60))
     a, b = Game(n=4, villains="random", seed=3), Game(n=4, villains="random", seed=3)
     assert list(a.r["villain"]) == list(b.r["villain"])
-    for bad in ("jafar", ["scar", "yzma"], 1):
+    for bad in ("jafar", 1, None):
         with pytest.raises(ValueError, match="villains must be"):
             configure(villains=bad)
+    # R2: a sequence of exactly num_players names, seat 0 first; repeats allowed
+    g = Game(n=3, villains=["ratigan", "scar", "ratigan"])
+    assert list(g.r["villain"][:3]) == [2, 0, 2] and list(g.r["villain"][3:]) == [-1] * 3
+
+    def names(s):
+        return sorted(x for z in range(8) for x in g.vnames(s, z))
+
+    assert names(2) == names(0) != names(1)  # two Ratigans, each with their own 30 cards
+    assert sorted(c for z in range(8) for c in g.vzone(2, z)) == list(range(60, 90))
+    mixed = Game(n=2, villains=("random", "yzma"), seed=5)
+    assert mixed.r["villain"][1] == 1 and mixed.r["villain"][0] in (0, 1, 2)
+    with pytest.raises(ValueError, match=r"a list of 2 names \(one per seat\), got 3"):
+        SPEC.options(num_players=2, villains=["scar", "yzma", "scar"])
+    with pytest.raises(ValueError, match=r"a list of 4 names \(one per seat\), got 2"):
+        SPEC.options(num_players=4, villains=["scar", "yzma"])
+    with pytest.raises(ValueError, match=r"got 'jafar' in \['scar', 'jafar'\]"):
+        SPEC.options(num_players=2, villains=["scar", "jafar"])
 
 
 def test_setup_realms_decks_and_locks():
@@ -621,6 +639,9 @@ def test_scar_succession_pile_mufasa_first():
     s = g.hero(0, "Sarabi", 1)
     rules.defeat_hero(g.r, 0, s)
     assert g.fnames(0, SUCC) == ["Mufasa", "Sarabi"]
+    assert g.r["cev_n"][0] == 3  # each defeat raised a Condition event (R29) ...
+    g.r["cev_n"][0] = 0  # ... which only an action's end windows: clear them here
+    g.r["cev"][:] = 0
     check_record(g.r)
 
 
@@ -878,3 +899,160 @@ def test_trigger_kinds():
     g.at(0, 0)  # Lair: ACTIVATE bottom left; Bartholomew discards himself for 2 Power
     g.act(SLOT + 2)
     assert g.r["power"][0] == 2 and g.vnames(0, VDISC) == ["Bartholomew"]
+
+
+# ---------------------------------------------------------------- Conditions (R29, R54)
+
+
+def _vanquish_sarabi(g):
+    """Seat 0 (Scar) at The Savanna: Stampede (3) defeats Sarabi (3) at Elephant Graveyard.
+
+    The whole Vanquish is forced (one location, one Hero, one Ally, then pass).
+    """
+    g.hero(0, "Sarabi", 2)
+    g.put_v(0, "Stampede", LOC0 + 2)
+    g.at(0, 1)
+    g.act(SLOT + 3)
+
+
+def test_conditions_only_on_opponents_turn_when_triggered():
+    g = Game(villains="scar")
+    hand(g, 0, "Injustice", "Pride", "Hungry Hyena", "Hungry Hyena")
+    hand(g, 1, "Injustice", "Pride", "Hungry Hyena", "Hungry Hyena")
+    g.r["power"][:2] = (0, 0)
+    _vanquish_sarabi(g)
+    assert g.fnames(0, FDISC) == ["Sarabi"]
+    # the trigger is met on seat 0's turn: seat 1 (not seat 0) is asked, Injustice or pass
+    assert g.r["phase"] == PH_WINDOW and g.r["current_player"] == 1
+    assert g.legal() == {vc("scar", "Injustice"), PASS}
+    g.act(vc("scar", "Injustice"))
+    assert g.r["power"][1] == 2 and g.vnames(1, VDISC) == ["Injustice"]
+    assert g.vnames(1, HAND) == ["Hungry Hyena", "Hungry Hyena", "Pride"]
+    assert (g.r["vknown"][:2, g.vids(1, "Injustice", VDISC)] == 2).all()  # played face up
+    assert g.r["phase"] == PH_ACT and g.r["current_player"] == 0
+    # a trigger not met asks nobody: seat 0 gains 1 Power and has 1 (Pride needs 6)
+    g.act(SLOT + 2)  # ... then nothing useful is left: the forced pass ends the turn
+    assert g.r["power"][0] == 1 and g.r["cev_n"][0] == 0
+    assert g.r["phase"] == PH_MOVE and g.r["turn_player"] == 1
+    assert g.vnames(1, HAND) == ["Hungry Hyena", "Hungry Hyena", "Pride"]
+
+
+def test_condition_window_asks_only_holders_of_a_playable_condition():
+    g = Game(n=4, villains="scar")
+    hand(g, 1, "Hungry Hyena", "Hungry Hyena", "Ed", "Banzai")  # no Condition: not asked
+    hand(g, 2, "Injustice", "Pride")  # Pride does not answer a Vanquish
+    hand(g, 3, "Injustice", "Shenzi")
+    g.r["power"][:4] = (0, 1, 2, 2)
+    _vanquish_sarabi(g)
+    assert g.r["phase"] == PH_WINDOW and g.r["current_player"] == 2  # turn order from seat 0
+    assert g.legal() == {vc("scar", "Injustice"), PASS}
+    g.act(PASS)
+    assert g.r["phase"] == PH_WINDOW and g.r["current_player"] == 3
+    g.act(vc("scar", "Injustice"))
+    assert list(g.r["power"][:4]) == [0, 1, 2, 4]
+    assert g.vnames(2, HAND) == ["Injustice", "Pride"]
+    assert g.r["phase"] == PH_ACT and g.r["current_player"] == 0
+
+
+def test_condition_injustice_gain_two_when_an_opponent_defeats_a_hero():
+    g = Game(villains="scar")
+    hand(g, 1, "Injustice")
+    g.r["power"][1] = 5
+    _vanquish_sarabi(g)
+    g.act(vc("scar", "Injustice"))
+    assert g.r["power"][1] == 7 and g.vnames(1, VDISC) == ["Injustice"]
+
+
+def test_condition_pride_draw_two_when_an_opponent_reaches_six_power():
+    g = Game(villains="scar")
+    hand(g, 1, "Pride", "Ed")
+    g.r["power"][0] = 2
+    g.at(0, 2)  # Elephant Graveyard: POWER3
+    g.act(SLOT + 0)  # 5 < 6: nobody is asked
+    assert g.r["power"][0] == 5 and g.r["phase"] == PH_ACT
+    g2 = Game(villains="scar")
+    hand(g2, 1, "Pride", "Ed")
+    deck = len(g2.vzone(1, VDECK))
+    g2.r["power"][0] = 3
+    g2.at(0, 2)
+    g2.act(SLOT + 0)  # 6: Pride's trigger
+    assert g2.r["phase"] == PH_WINDOW and g2.r["current_player"] == 1
+    g2.act(vc("scar", "Pride"))
+    assert len(g2.vzone(1, HAND)) == 3 and len(g2.vzone(1, VDECK)) == deck - 2
+    assert g2.vnames(1, VDISC) == ["Pride"] and g2.r["power"][1] == 1
+
+
+def test_condition_ferocity_defeats_a_hero_of_its_owner_after_an_opponents_defeat():
+    g = Game(n=3, villains="yzma")
+    chaca = g.hero(1, "Chaca", 0)  # Strength 3: Ferocity can resolve
+    g.hero(2, "Kuzco", 0)  # Strength 7 only: seat 2's Ferocity cannot resolve fully (R17)
+    hand(g, 1, "Ferocity")
+    hand(g, 2, "Ferocity")
+    g.hero(0, "Peasant", 2)
+    g.put_v(0, "Imperial Guards", LOC0 + 2)
+    g.at(0, 3)  # Secret Lab: VANQUISH in slot 2
+    g.act(SLOT + 2)
+    assert g.fnames(0, FDISC) == ["Peasant"]
+    assert g.r["phase"] == PH_WINDOW and g.r["current_player"] == 1
+    g.act(vc("yzma", "Ferocity"))  # Chaca is the only choice: forced
+    assert chaca in g.fzone(1, FDISC) and g.fnames(2, HERO0) == ["Kuzco"]
+    assert g.vnames(1, VDISC) == ["Ferocity"] and g.vnames(2, HAND) == ["Ferocity"]
+    assert g.r["phase"] == PH_ACT and g.r["current_player"] == 0
+
+
+def test_condition_superiority_gain_two_when_an_opponent_plays_a_strong_ally():
+    g = Game(villains="yzma")
+    hand(g, 0, "Dagger", "Imperial Guards")
+    hand(g, 1, "Superiority")
+    g.r["power"][:2] = (3, 1)
+    g.at(0, 0)  # Kuzco's Palace: PLAY in slot 2
+    g.act(SLOT + 2, vc("yzma", "Dagger"), LOCATION + 1)  # an Item: no trigger
+    assert g.r["phase"] == PH_ACT and g.r["power"][1] == 1
+    g.r["used"][2] = 0
+    g.act(SLOT + 2, LOCATION + 1)  # Imperial Guards (forced), Strength 3: the trigger
+    assert g.r["phase"] == PH_WINDOW and g.r["current_player"] == 1
+    g.act(vc("yzma", "Superiority"))
+    assert g.r["power"][1] == 3 and g.vnames(1, VDISC) == ["Superiority"]
+
+
+def test_condition_extravagant_gain_two_when_an_opponent_reaches_six_power():
+    g = Game(villains="ratigan")
+    hand(g, 1, "Extravagant", "Ruffians")
+    g.r["power"][:2] = (3, 1)
+    g.at(0, 2)  # The Rat Trap: POWER3
+    g.act(SLOT + 0)
+    assert g.r["phase"] == PH_WINDOW and g.legal() == {vc("ratigan", "Extravagant"), PASS}
+    g.act(vc("ratigan", "Extravagant"))
+    assert list(g.r["power"][:2]) == [6, 3] and g.vnames(1, HAND) == ["Ruffians"]
+
+
+def test_fate_effect_discarded_after_resolving_then_devious():
+    g = Game(n=3, villains="ratigan")
+    dawson = g.hero(1, "Dawson", 0)
+    hand(g, 1, "Devious")
+    hand(g, 2, "Devious")  # the Fate action is not against seat 2: not asked
+    g.hero(2, "Toby", 0)
+    g.put_f(1, "Mrs. Judson", FDECK)
+    g.put_f(1, "Sabotage", FDECK)  # top
+    g.at(0, 1)  # Toy Shop: FATE in slot 0
+    g.act(SLOT + 0, TARGET + 0, fc("ratigan", "Sabotage"))  # no Item: Sabotage does nothing
+    # the action has ended: Sabotage is in the Fate discard, then Devious is offered
+    assert g.fnames(1, FDISC) == ["Mrs. Judson", "Sabotage"] and not g.fzone_abs(FLIMBO)
+    assert g.r["phase"] == PH_WINDOW and g.r["current_player"] == 1
+    g.act(vc("ratigan", "Devious"))  # Dawson is the only Hero: location and Hero forced
+    assert g.legal() == {LOCATION + 1, LOCATION + 2}  # Buckingham Palace is locked
+    g.act(LOCATION + 2)
+    assert dawson in g.fzone(1, HERO0 + 2) and g.vnames(1, VDISC) == ["Devious"]
+    assert g.vnames(2, HAND) == ["Devious"]
+    assert g.r["phase"] == PH_ACT and g.r["current_player"] == 0
+
+
+def test_condition_one_per_player_per_event_none_in_reply():
+    g = Game(n=3, villains="scar")
+    hand(g, 1, "Injustice", "Injustice")
+    hand(g, 2, "Pride")
+    g.r["power"][:3] = (0, 5, 2)
+    _vanquish_sarabi(g)
+    g.act(vc("scar", "Injustice"))  # seat 1 to 7 Power: Pride does not answer a Condition
+    assert g.r["power"][1] == 7 and g.vnames(1, HAND) == ["Injustice"]  # asked once
+    assert g.r["phase"] == PH_ACT and g.r["current_player"] == 0
