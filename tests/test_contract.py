@@ -48,7 +48,8 @@ def test_pickle(game):
 
 @pytest.mark.parametrize("game,n,options", OPT_CASES, ids=OPT_IDS)
 def test_fuzz(game, n, options, long_run):
-    games = 100_000 if long_run else (2000 if not options else 300)
+    spec = get_spec(game)
+    games = 100_000 if long_run else (spec.fuzz_option_games if options else spec.fuzz_games)
     report = T.fuzz(game, n, games=games, seed=n + (10 if options else 0), **options)
     assert report["games"] == games
     assert report["terminated"] + report["truncated"] == report["games"]

@@ -129,6 +129,8 @@ def test_declarations_are_checked():
     broken(r"fatefell: arena target \('heuristic', 'random', 1.5\)",
            arena_targets=(("heuristic", "random", 1.5),))
     broken(r"fatefell: train_preset must be a dict", TypeError, train_preset=[])
+    broken(r"fatefell: fuzz_games must be an int >= 1, got 0", fuzz_games=0)
+    broken(r"fatefell: fuzz_option_games must be an int >= 1, got True", fuzz_option_games=True)
     broken(r"fatefell: players must satisfy", max_players=1)
 
 

@@ -92,6 +92,9 @@ class GameSpec:
             the position (0: rollouts play to the end).
         contract_options: option sets (dicts of ``make`` keyword arguments) the shared
             contract tests run the game with, besides the defaults.
+        fuzz_games: random games the CI fuzz plays per player count with the default
+            options (``pytest --long``: 100,000); at least what the game's issue asks for.
+        fuzz_option_games: the same for each ``contract_options`` set.
         golden_summary: ``(record) -> str``, the per-game closing line(s) of a golden
             transcript (scores, totals...); None: the returns only.
         bench_floor: batched-core steps/s that ``fatezoo bench`` requires (0: none).
@@ -121,6 +124,8 @@ class GameSpec:
     format_version: int = 1
     rollout_depth: int = 0
     contract_options: tuple = ()
+    fuzz_games: int = 2000
+    fuzz_option_games: int = 300
     golden_summary: Callable | None = None
     bench_floor: float = 0.0
     arena_targets: tuple = ()
@@ -240,6 +245,10 @@ class GameSpec:
                 self.options(**dict({"num_players": self.min_players}, **opts))
             except (TypeError, ValueError) as err:
                 self._fail(f"contract_options {opts!r} are not valid options: {err}")
+        for attr in ("fuzz_games", "fuzz_option_games"):
+            v = getattr(self, attr)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                self._fail(f"{attr} must be an int >= 1, got {v!r}")
         for attr in ("how_to_win", "legend"):
             if not isinstance(getattr(self, attr), str):
                 self._fail(f"{attr} must be a str, got {getattr(self, attr)!r}", TypeError)

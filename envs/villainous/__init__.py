@@ -556,6 +556,7 @@ SPEC = GameSpec(
     rollout_depth=40,
     golden_summary=golden_summary,
     contract_options=(),
+    fuzz_games=1000,  # issue 12: >= 1,000 random games per player count in CI (games are long)
     how_to_win="Be the first villain to start a turn with your objective met: Scar 15 "
                "Strength of defeated Heroes in his Succession pile (Mufasa first), Yzma "
                "Kuzco defeated by a Vanquish with Kronk, Ratigan The Robot Queen at "
