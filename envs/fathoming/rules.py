@@ -260,7 +260,7 @@ for _k in range(NUM_KINDS):
             ST_IA[_k] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # hot: no call overhead
 def _effect(props, cls, op, prop, value, sel, seat, src_s, src_k, clsmask, first):
     """Apply one ADD/SET effect to every Warrior it reaches (R41).
 
@@ -293,7 +293,7 @@ def _effect(props, cls, op, prop, value, sel, seat, src_s, src_k, clsmask, first
                 props[s, k, prop] = value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # hot: no call overhead
 def _card_statics(props, cls, kind, seat, src_s, src_k, first, specific):
     """A card's static effects (``specific``: only the SELF/EQUIPPED ones)."""
     for j in range(ST_N[kind]):
@@ -314,7 +314,7 @@ def _find_warrior(rec, c):
     return -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # hot: no call overhead
 def _temps(rec, props, cls, layer, first, specific):
     """The temporary effects of ``layer`` in creation order (R23 ``TURN_*``)."""
     for i in range(rec["temp_n"]):
