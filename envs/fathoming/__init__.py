@@ -363,9 +363,9 @@ SPEC = GameSpec(
     contract_options=({"divine": True}, {"decks": ("Pixie Swarm", "Werewolf Pack")},
                       {"divine": True, "decks": ("Divine Convergence", "Moon Pack Rising")}),
     golden_summary=golden_summary,
-    # batched steps/s: measured 27,000 at 1024 envs on the shared 2-core machine (the
-    # issue's target of 500,000 is not met yet)
-    bench_floor=15_000.0,
+    # batched steps/s: measured 48,400 at 1024 envs on the shared 2-core machine (0.12x
+    # its memory floor of 412,000; the 500,000 is above that floor); half of it
+    bench_floor=24_000.0,
     arena_targets=(("heuristic", "random", 0.8),),
     train_preset=TRAIN_PRESET,
     how_to_win=HOW_TO_WIN,

@@ -2,7 +2,8 @@
 
 Every decision belongs to the player whose turn it is (the text gives no way to act on
 the other's turn). Effective values are recomputed from the whole board whenever they
-are read (:func:`compute_props`, R40-R46): no modifier is cached in the record.
+are read (:func:`compute_props`, R40-R46): no modifier is cached in the record; a
+step computes them once per change of the board and passes them along.
 """
 
 from __future__ import annotations
@@ -235,38 +236,56 @@ def free_slot(rec, s):
 # ---------------------------------------------------------------- effective values
 
 
-@njit(cache=True)
-def _reach(sel, seat, src_s, src_k, s, k):
-    """Whether a static effect with selector ``sel`` reaches the Warrior (s, k)."""
-    if sel == S_SELF or sel == S_EQUIPPED:
-        return s == src_s and k == src_k
-    if sel == S_ALLY_WARRIORS:
-        return s == seat
-    if sel == S_ENEMY_WARRIORS:
-        return s != seat
-    if sel == S_ALL_WARRIORS:
-        return True
-    return False
+# Static effects (CONSTANT ADD/SET with a property and no vs-class: the only abilities
+# that change effective values, R41) per card kind, in ability order, read once at import
+# so that compute_props touches only the cards that have one.
+ST_N = np.zeros(NUM_KINDS, np.int64)
+ST = np.zeros((NUM_KINDS, 2, 5), np.int64)  # op, prop, value, selector, class mask
+ST_IA = np.zeros(NUM_KINDS, np.int64)  # has a static on ITEMS_ACTIVE (the first pass)
+MED_CLS = np.zeros(NUM_KINDS, np.int64)  # the classes a Medallion gives (R46), 0 none
+HAND_SRC = np.zeros(NUM_KINDS, np.int64)  # has a CONSTANT Summon Cost effect on hands
+for _k in range(NUM_KINDS):
+    for _n in range(ABIL_N[_k]):
+        _a = ABIL[_k, _n]
+        if _a[A_EFFECT] == E_MEDALLION:
+            MED_CLS[_k] |= _a[A_CLS]
+        if _a[A_TRIGGER] == CONSTANT and _a[A_PROP] == P_SUMMON_COST:
+            HAND_SRC[_k] = 1
+        if (_a[A_TRIGGER] != CONSTANT or _a[A_EFFECT] not in (E_ADD, E_SET) or _a[A_PROP] < 0
+                or _a[A_VS] != 0):
+            continue
+        ST[_k, ST_N[_k]] = (_a[A_EFFECT], _a[A_PROP], _a[A_VALUE], _a[A_TARGET], _a[A_CLS])
+        ST_N[_k] += 1
+        if _a[A_PROP] == P_ITEMS_ACTIVE:
+            ST_IA[_k] = 1
 
 
-@njit(cache=True)
-def _effect(rec, props, cls, op, prop, value, sel, seat, src_s, src_k, clsmask, vsmask, first):
+@njit(cache=True, inline="always")  # hot: no call overhead
+def _effect(props, cls, op, prop, value, sel, seat, src_s, src_k, clsmask, first):
     """Apply one ADD/SET effect to every Warrior it reaches (R41).
 
     ``first``: the ITEMS_ACTIVE pass (only that property); otherwise every other one.
-    vs-class bonuses count only in an attack (R29), never here.
+    ``cls[s, k] < 0`` marks an empty slot while the passes run. vs-class bonuses count
+    only in an attack (R29), never here.
     """
-    if vsmask != 0 or prop < 0 or (op != E_ADD and op != E_SET):
-        return
     if first != (prop == P_ITEMS_ACTIVE):
         return
+    one = sel == S_SELF or sel == S_EQUIPPED
     for s in range(2):
+        if sel == S_ALLY_WARRIORS:
+            if s != seat:
+                continue
+        elif sel == S_ENEMY_WARRIORS:
+            if s == seat:
+                continue
+        elif one:
+            if s != src_s:
+                continue
+        elif sel != S_ALL_WARRIORS:
+            return
         for k in range(SLOTS):
-            if rec["zone_n"][SLOT0 + SLOTS * s + k] == 0:
-                continue
-            if not _reach(sel, seat, src_s, src_k, s, k):
-                continue
-            if clsmask != 0 and (cls[s, k] & clsmask) == 0:
+            c = cls[s, k]
+            if c < 0 or (one and k != src_k) or (clsmask != 0 and (c & clsmask) == 0):
                 continue
             if op == E_ADD:
                 props[s, k, prop] += value
@@ -274,18 +293,15 @@ def _effect(rec, props, cls, op, prop, value, sel, seat, src_s, src_k, clsmask, 
                 props[s, k, prop] = value
 
 
-@njit(cache=True)
-def _card_statics(rec, props, cls, kind, seat, src_s, src_k, first, specific):
-    """A card's CONSTANT ADD/SET abilities (``specific``: only the SELF/EQUIPPED ones)."""
-    for n in range(ABIL_N[kind]):
-        if ABIL[kind, n, A_TRIGGER] != CONSTANT:
-            continue
-        sel = ABIL[kind, n, A_TARGET]
+@njit(cache=True, inline="always")  # hot: no call overhead
+def _card_statics(props, cls, kind, seat, src_s, src_k, first, specific):
+    """A card's static effects (``specific``: only the SELF/EQUIPPED ones)."""
+    for j in range(ST_N[kind]):
+        sel = ST[kind, j, 3]
         if (sel == S_SELF or sel == S_EQUIPPED) != specific:
             continue
-        _effect(rec, props, cls, ABIL[kind, n, A_EFFECT], ABIL[kind, n, A_PROP],
-                ABIL[kind, n, A_VALUE], sel, seat, src_s, src_k, ABIL[kind, n, A_CLS],
-                ABIL[kind, n, A_VS], first)
+        _effect(props, cls, ST[kind, j, 0], ST[kind, j, 1], ST[kind, j, 2], sel, seat, src_s,
+                src_k, ST[kind, j, 4], first)
 
 
 @njit(cache=True)
@@ -298,7 +314,7 @@ def _find_warrior(rec, c):
     return -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # hot: no call overhead
 def _temps(rec, props, cls, layer, first, specific):
     """The temporary effects of ``layer`` in creation order (R23 ``TURN_*``)."""
     for i in range(rec["temp_n"]):
@@ -314,44 +330,44 @@ def _temps(rec, props, cls, layer, first, specific):
             if src_s < 0:
                 continue
         op = E_ADD if t[T_OP] == E_TURN_ADD else E_SET
-        _effect(rec, props, cls, op, int(t[T_PROP]), int(t[T_VALUE]), sel, int(t[T_SEAT]),
-                src_s, src_k, int(t[T_CLS]), 0, first)
+        _effect(props, cls, op, int(t[T_PROP]), int(t[T_VALUE]), sel, int(t[T_SEAT]),
+                src_s, src_k, int(t[T_CLS]), first)
 
 
 @njit(cache=True)
-def _layers(rec, props, cls, first):
+def _layers(rec, props, cls, wk, first):
     """Apply every effect weakest layer first (R40).
 
-    Apply every effect weakest layer first (R40): Global Terrain, Personal Terrains,
-    Warriors with their Items, Action cards; inside a layer the non-active player's
-    sources first, slots in order, wide effects before SELF/EQUIPPED ones.
+    Global Terrain, Personal Terrains, Warriors with their Items, Action cards; inside a
+    layer the non-active player's sources first, slots in order, wide effects before
+    SELF/EQUIPPED ones. ``wk[s, k]``: the kind of the Warrior in each slot, -1 none.
     """
     a = int(rec["turn_player"])
     g = global_card(rec)
     if g >= 0:
-        _card_statics(rec, props, cls, kind_of(rec, g), g // DECK_SIZE, -1, -1, first, False)
+        _card_statics(props, cls, kind_of(rec, g), g // DECK_SIZE, -1, -1, first, False)
     _temps(rec, props, cls, 0, first, False)
     for j in range(2):
         s = 1 - a if j == 0 else a
         t = personal_of(rec, s)
         if t >= 0:
-            _card_statics(rec, props, cls, kind_of(rec, t), s, -1, -1, first, False)
+            _card_statics(props, cls, kind_of(rec, t), s, -1, -1, first, False)
     _temps(rec, props, cls, 1, first, False)
-    for specific in (False, True):
+    for sp in range(2):
+        specific = sp == 1
         for j in range(2):
             s = 1 - a if j == 0 else a
             for k in range(SLOTS):
-                z = SLOT0 + SLOTS * s + k
-                m = rec["zone_n"][z]
-                if m == 0:
+                kd = wk[s, k]
+                if kd < 0:
                     continue
-                _card_statics(rec, props, cls, kind_of(rec, int(rec["zone"][z, 0])), s, s, k,
-                              first, specific)
+                _card_statics(props, cls, kd, s, s, k, first, specific)
                 if first or props[s, k, P_ITEMS_ACTIVE] <= 0:
                     continue
-                for i in range(1, m):
-                    _card_statics(rec, props, cls, kind_of(rec, int(rec["zone"][z, i])), s, s,
-                                  k, first, specific)
+                z = SLOT0 + SLOTS * s + k
+                for i in range(1, rec["zone_n"][z]):
+                    _card_statics(props, cls, kind_of(rec, int(rec["zone"][z, i])), s, s, k,
+                                  first, specific)
         _temps(rec, props, cls, 2, first, specific)
     _temps(rec, props, cls, 3, first, False)
     _temps(rec, props, cls, 3, first, True)
@@ -362,17 +378,23 @@ def compute_props(rec, props, cls):
     """Effective properties and class masks of every Warrior in play (section 3, R33).
 
     Effective properties ``props[s, k, prop]`` and class masks ``cls[s, k]`` of every
-    Warrior in play (RULES.md section 3: three passes, then the clamps of R33).
+    Warrior in play (RULES.md section 3: three passes, then the clamps of R33). The
+    ITEMS_ACTIVE pass is skipped when no card in play or temporary effect touches it
+    (it could change nothing).
     """
+    wk = np.empty((2, SLOTS), np.int64)
+    any_ia = False
     for s in range(2):
         for k in range(SLOTS):
             w = warrior_at(rec, s, k)
+            wk[s, k] = -1
             for q in range(NUM_PROPS):
                 props[s, k, q] = 0
-            cls[s, k] = 0
+            cls[s, k] = -1
             if w < 0:
                 continue
             kd = kind_of(rec, w)
+            wk[s, k] = kd
             props[s, k, P_ATK] = ATTACK[kd]
             props[s, k, P_HP] = HEALTH[kd]
             props[s, k, P_ATK_COST] = ATTACK_COST[kd]
@@ -382,7 +404,20 @@ def compute_props(rec, props, cls):
             props[s, k, P_ITEM_LIMIT] = 1
             props[s, k, P_ITEMS_ACTIVE] = 1
             cls[s, k] = CLASS_BIT[kd]
-    _layers(rec, props, cls, True)
+            if ST_IA[kd]:
+                any_ia = True
+    g = global_card(rec)
+    if g >= 0 and ST_IA[kind_of(rec, g)]:
+        any_ia = True
+    for s in range(2):
+        t = personal_of(rec, s)
+        if t >= 0 and ST_IA[kind_of(rec, t)]:
+            any_ia = True
+    for i in range(rec["temp_n"]):
+        if rec["temp"][i, T_PROP] == P_ITEMS_ACTIVE:
+            any_ia = True
+    if any_ia:
+        _layers(rec, props, cls, wk, True)
     # Medallions (R46): the union of the active Medallions' classes
     for s in range(2):
         for k in range(SLOTS):
@@ -392,15 +427,14 @@ def compute_props(rec, props, cls):
                 continue
             mask = 0
             for i in range(1, m):
-                kd = kind_of(rec, int(rec["zone"][z, i]))
-                for n in range(ABIL_N[kd]):
-                    if ABIL[kd, n, A_EFFECT] == E_MEDALLION:
-                        mask |= ABIL[kd, n, A_CLS]
+                mask |= MED_CLS[kind_of(rec, int(rec["zone"][z, i]))]
             if mask != 0:
                 cls[s, k] = mask
-    _layers(rec, props, cls, False)
+    _layers(rec, props, cls, wk, False)
     for s in range(2):
         for k in range(SLOTS):
+            if cls[s, k] < 0:
+                cls[s, k] = 0
             p = props[s, k]
             p[P_ATK] = max(0, p[P_ATK])
             p[P_ATK_COST] = max(0, p[P_ATK_COST])
@@ -448,17 +482,17 @@ def hand_cost(rec, p, kind):
     """Effective Summon Cost of a card of ``kind`` in ``p``'s hand (R33, R45, section 3)."""
     cost = divine_cost(rec, p) if DIVINE[kind] else COST[kind]
     g = global_card(rec)
-    if g >= 0:
+    if g >= 0 and HAND_SRC[kind_of(rec, g)]:
         cost = _hand_effects(kind, kind_of(rec, g), g // DECK_SIZE == p, cost)
     t = personal_of(rec, p)
-    if t >= 0:
+    if t >= 0 and HAND_SRC[kind_of(rec, t)]:
         cost = _hand_effects(kind, kind_of(rec, t), True, cost)
     a = int(rec["turn_player"])
     for j in range(2):
         s = 1 - a if j == 0 else a
         for k in range(SLOTS):
             w = warrior_at(rec, s, k)
-            if w >= 0:
+            if w >= 0 and HAND_SRC[kind_of(rec, w)]:
                 cost = _hand_effects(kind, kind_of(rec, w), s == p, cost)
     return max(0, cost)
 
@@ -589,13 +623,13 @@ def draw_cards(rec, p, v):
 
 
 @njit(cache=True)
-def state_check(rec):
+def state_check(rec, props, cls):
     """Destroy every card whose damage reached its Health (R30, R53).
 
     Destroy every card whose damage reached its Health, opponent of the acting player
-    first, Warriors in slot order then Terrains, until none is left (R30, R53).
+    first, Warriors in slot order then Terrains, until none is left (R30, R53). Unless
+    the game ended, ``props``/``cls`` hold the board's effective values afterwards.
     """
-    props, cls = new_props()
     a = int(rec["turn_player"])
     while not rec["terminated"]:
         compute_props(rec, props, cls)
@@ -656,12 +690,13 @@ def _win_condition(rec, p, kind, cls):
 
 
 @njit(cache=True)
-def check_alt_wins(rec):
-    """Instant wins of cards on a player's field, the acting player first (R47)."""
+def check_alt_wins(rec, cls):
+    """Instant wins of cards on a player's field, the acting player first (R47).
+
+    ``cls``: the effective class masks of the board as it is now.
+    """
     if rec["terminated"] or not rec["divine"]:  # only expansion cards have them (R7)
         return
-    props, cls = new_props()
-    compute_props(rec, props, cls)
     a = int(rec["turn_player"])
     for j in range(2):
         p = a if j == 0 else 1 - a
@@ -681,9 +716,16 @@ def check_alt_wins(rec):
 
 
 @njit(cache=True)
+def after_action_into(rec, props, cls):
+    """State checks and instant wins; ``props``/``cls`` are current afterwards."""
+    state_check(rec, props, cls)
+    check_alt_wins(rec, cls)
+
+
+@njit(cache=True)
 def after_action(rec):
-    state_check(rec)
-    check_alt_wins(rec)
+    props, cls = new_props()
+    after_action_into(rec, props, cls)
 
 
 # ---------------------------------------------------------------- targets
@@ -1049,8 +1091,7 @@ def attack(rec, p, k, target):
                 atk += ABIL[kd, n, A_VALUE]
     dmg = max(0, atk - guard)
     _damage(rec, c, dmg)
-    if is_w:
-        compute_props(rec, props, cls)
+    if is_w:  # damage changes no effective value: props are still current
         if rec["dmg"][c] >= props[1 - p, tk, P_HP]:
             active = props[p, k, P_ITEMS_ACTIVE] > 0
             destroy_warrior(rec, 1 - p, tk)
@@ -1124,18 +1165,18 @@ def end_turn(rec):
     """End Phase (R15, R52), then the no-Warrior Loot (R34), then the next turn."""
     p = int(rec["turn_player"])
     props, cls = new_props()
+    compute_props(rec, props, cls)  # kept current by after_action_into below
     for k in range(SLOTS):
         z = SLOT0 + SLOTS * p + k
         if rec["zone_n"][z] == 0:
             continue
-        compute_props(rec, props, cls)
         active = props[p, k, P_ITEMS_ACTIVE] > 0
         i = 0
         while i < rec["zone_n"][z] and (i == 0 or active):
             c = int(rec["zone"][z, i])
             resolve_trigger(rec, p, kind_of(rec, c), END_TURN, p, k, c, -1, 2)
             i += 1
-        after_action(rec)
+        after_action_into(rec, props, cls)
         if rec["terminated"]:
             return
     t = personal_of(rec, p)
@@ -1267,9 +1308,6 @@ def legal_mask(rec, mask):
         return
     p = int(rec["turn_player"])
     ph = rec["phase"]
-    out = np.zeros(NUM_TARGETS, np.int64)
-    props, cls = new_props()
-    compute_props(rec, props, cls)
     if ph == PICK_PH:
         sk = int(rec["pend"][1])
         n = int(rec["pend"][2])
@@ -1279,6 +1317,9 @@ def legal_mask(rec, mask):
             if _search_matches(kd, sk, n):
                 mask[PICK_A + kd] = 1
         return
+    out = np.zeros(NUM_TARGETS, np.int64)
+    props, cls = new_props()
+    compute_props(rec, props, cls)
     if ph == TARGET_PH:
         what = rec["pend"][0]
         x = int(rec["pend"][1])
