@@ -22,6 +22,7 @@ from .cards import (
     R_COPIES,
     R_FATE,
     R_IS_FATE,
+    R_SACRIFICE,
     T_ALTARS,
     T_COPIES,
     T_DOORS,
@@ -35,9 +36,14 @@ from .render import HOW_TO_WIN, LEGEND, render_ansi, render_svg
 from .state import (
     ACTION_NAMES,
     CELLS,
+    DISCOUNT_CAP,
+    F_COUNTERED,
     F_DECK_CAP,
+    F_SACRIFICED,
     FATE_DECK_CAP,
     GOLD_CAP,
+    K_FATE,
+    K_RELIC,
     MAX_DICE,
     MAX_LIFE,
     MAX_MOVES,
@@ -46,7 +52,11 @@ from .state import (
     NUM_PHASES,
     PILE_CAP,
     R_DECK_CAP,
+    S_CARD,
+    S_FLAGS,
+    SHIELD_CAP,
     SPOTS,
+    STACK_CAP,
     START_CELL,
     STATE_DTYPE,
     T_DECK_CAP,
@@ -115,8 +125,41 @@ def _check_fields(r: dict, n: int) -> None:
     _need(-1 <= r["defender"] < n, "defender", f"in [-1, {n})", r["defender"])
     _need(-1 <= r["marker"] < CELLS, "marker", f"in [-1, {CELLS})", r["marker"])
     _need(-1 <= r["winner"] < n, "winner", f"in [-1, {n})", r["winner"])
+    _need(r["waive"] in (0, 1), "waive", "0 or 1")
+    _need(0 <= r["discount"] <= DISCOUNT_CAP, "discount", f"in [0, {DISCOUNT_CAP}]",
+          r["discount"])
+    _need(-1 <= r["actor"] < n, "actor", f"in [-1, {n})", r["actor"])
+    _need(-1 <= r["sel_play"] < NC + NR, "sel_play", f"in [-1, {NC + NR})", r["sel_play"])
     for name, hi in (("f_deck_n", F_DECK_CAP), ("r_deck_n", R_DECK_CAP), ("t_deck_n", T_DECK_CAP)):
         _need(0 <= r[name] <= hi, name, f"in [0, {hi}]", r[name])
+
+
+def _check_stack(rec, n: int) -> None:
+    """Every pending Action: kind, owner, window progress, card, target, flags (R67-R69)."""
+    top = int(rec["stack_n"][0])
+    _need(0 <= top <= STACK_CAP, "stack_n", f"in [0, {STACK_CAP}]", top)
+    sh = rec["shield"]
+    _need(((sh >= 0) & (sh <= SHIELD_CAP)).all(), "shield", f"in [0, {SHIELD_CAP}]")
+    _need(not sh[n:].any(), "shield of absent seats", "0")
+    _need(((rec["bonus"] >= 0) & (rec["bonus"] <= 60)).all(), "bonus", "in [0, 60]")
+    for i in range(top):
+        kind, owner, ask, card, target, flags = (int(x) for x in rec["stack"][i, :6])
+        what = f"stack entry {i}"
+        _need(kind in (K_FATE, K_RELIC), what, "a Fate card (0) or a Relic use (1)", kind)
+        _need(0 <= owner < n, f"{what} owner", f"in [0, {n})", owner)
+        _need(0 <= ask <= n, f"{what} window", f"in [0, {n}]", ask)
+        _need(-1 <= target < n, f"{what} target", f"in [-1, {n})", target)
+        if kind == K_FATE:
+            _need(0 <= card < NC and rules.C_PLAYABLE[card], f"{what} card",
+                  "a playable Fate card type", card)
+            _need(flags in (0, F_COUNTERED), f"{what} flags", "0 or countered", flags)
+        else:
+            _need(0 <= card < NR and rules.R_USABLE[card], f"{what} card",
+                  "a usable Relic type", card)
+            want = F_SACRIFICED if R_SACRIFICE[card] else 0
+            _need(flags == want, f"{what} flags", f"{want} for this Relic", flags)
+        _need((target >= 0) == bool(rules.needs_target(card if kind == K_FATE else NC + card)),
+              f"{what} target", "set exactly for an effect with a target", target)
 
 
 def _check_seats(rec, r: dict, n: int) -> None:
@@ -145,6 +188,11 @@ def _check_seats(rec, r: dict, n: int) -> None:
         _need(alive[r["turn_player"]], "turn_player", "a living seat")
         _need(alive[:n].sum() >= 2, "alive", "at least two living seats in a running game")
         want = r["defender"] if r["phase"] == Phase.DEFEND else r["turn_player"]
+        if r["phase"] in (Phase.FATE_TARGET, Phase.DRAW):
+            want = r["actor"]
+        elif r["phase"] == Phase.RESPOND:
+            want = int(rules.asked_seat(rec["stack"], rec["stack_n"], n))
+        _need(want >= 0 and alive[want], "the seat to decide", "a living seat", want)
         _need(rec["current_player"] == want, "current_player", f"{want} in this phase",
               int(rec["current_player"]))
 
@@ -195,8 +243,14 @@ def _check_cards(rec, r: dict, n: int) -> None:
         rl += np.bincount(rec["r_row"][k, : rec["r_row_n"][k]].astype(np.int64), minlength=NR)
     if r["r_held"] >= 0:
         rl[r["r_held"]] += 1
-    _conserve("Relic", rl, R_COPIES)
     c = (rec["c_hand"].sum(0) + rec["c_discard"] + rec["c_out"]).astype(np.int64)
+    for i in range(int(rec["stack_n"][0])):
+        e = rec["stack"][i]
+        if e[0] == K_FATE:
+            c[e[S_CARD]] += 1
+        elif e[S_FLAGS] & F_SACRIFICED:
+            rl[e[S_CARD]] += 1
+    _conserve("Relic", rl, R_COPIES)
     for k in range(4):
         c += np.bincount(rec["c_deck"][k, : rec["c_deck_n"][k]].astype(np.int64), minlength=NC)
     _conserve("Fate card", c, C_COPIES)
@@ -265,8 +319,29 @@ def _check_phase(rec, r: dict, n: int) -> None:
     dn = rec["dice_n"]
     _need(((dn >= 0) & (dn <= MAX_DICE)).all(), "dice_n", f"in [0, {MAX_DICE}]")
     _need(((rec["dice"] >= 0) & (rec["dice"] <= 6)).all(), "dice", "faces in [0, 6]")
+    top = int(rec["stack_n"][0])
+    _need(top == 0 or ph in (Phase.RESPOND, Phase.DRAW, Phase.CYCLE, Phase.FATE_TARGET),
+          "stack_n", "0 outside response windows and the decisions of a resolving Action")
+    _need(top == 0 or not in_raid, "stack_n", "0 during a Raid (no Actions there yet)")
+    _need((r["sel_play"] >= 0) == (ph == Phase.FATE_TARGET), "sel_play",
+          "set exactly while a target is chosen")
+    _need((r["actor"] >= 0) == (ph in (Phase.FATE_TARGET, Phase.DRAW)), "actor",
+          "set exactly while a target is chosen or a Fate card drawn")
     if not running:
         return
+    if ph == Phase.RESPOND:
+        s = int(rules.asked_seat(rec["stack"], rec["stack_n"], n))
+        _need(top > 0 and s >= 0, "stack", "a seat asked about its top entry")
+    if ph == Phase.FATE_TARGET:
+        a, sp = int(r["actor"]), int(r["sel_play"])
+        _need(top < STACK_CAP, "stack_n", f"below {STACK_CAP} while a target is chosen")
+        _need(bool(rules.needs_target(sp)), "sel_play", "a card with a target", sp)
+        if sp < NC:
+            _need(rec["c_hand"][a, sp] > 0, "sel_play", "a Fate card in the actor's hand", sp)
+        else:
+            ok = rec["r_owned"][a, sp - NC] > 0 and (
+                not rules.R_USE_DEVOTEE[sp - NC] or rec["f_discard"][a, rules.DEVOTEE] > 0)
+            _need(ok, "sel_play", "a Relic the actor holds and can pay for", sp)
     if in_raid:
         _need(q != tp and 0 <= r["marker"], "defender", "another seat, with the Marker placed")
         _need(rec["grid"][q, r["marker"]] >= 0, "marker", "on a Tile of the Defender")
@@ -328,6 +403,7 @@ def check_record(rec) -> None:
     r = {name: rec[name].item() for name in rec.dtype.names if rec[name].shape == ()}
     n = int(r["num_players"])
     _check_fields(r, n)
+    _check_stack(rec, n)
     _check_seats(rec, r, n)
     _check_piles(rec, r)
     _check_cards(rec, r, n)
