@@ -319,6 +319,10 @@ def _check_phase(rec, r: dict, n: int) -> None:
     dn = rec["dice_n"]
     _need(((dn >= 0) & (dn <= MAX_DICE)).all(), "dice_n", f"in [0, {MAX_DICE}]")
     _need(((rec["dice"] >= 0) & (rec["dice"] <= 6)).all(), "dice", "faces in [0, 6]")
+    _need(not rec["bonus"].any() or ph in (Phase.DEFEND, Phase.DISPATCH), "bonus",
+          "0 outside the Defend and dispatch steps of a fight")
+    _need(ph != Phase.DEFEND or (rec["bonus"][0] == 0 and (r["picked"] or not rec["bonus"][1])),
+          "bonus", "only the Defender's, after a Defender is chosen, while Defending")
     top = int(rec["stack_n"][0])
     _need(top == 0 or ph in (Phase.RESPOND, Phase.DRAW, Phase.CYCLE, Phase.FATE_TARGET),
           "stack_n", "0 outside response windows and the decisions of a resolving Action")

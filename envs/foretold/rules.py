@@ -73,6 +73,7 @@ from .cards import (
     WHEN,
 )
 from .state import (
+    ABILITY,
     BUY_FAITHFUL,
     BUY_RELIC,
     BUY_TILE,
@@ -130,6 +131,13 @@ E_GAIN_GOLD, E_DISCOUNT, E_GOLD_ALIGNED, E_HEAL_FULL, E_PREVENT, E_DAMAGE_ALL = 
 E_WAIVE, E_COST_REDUCE, E_COUNTER = E["WAIVE_COST"], E["COST_REDUCE"], E["COUNTER"]
 TM_ANY, TM_OWN, TM_STACK = (TIMINGS.index(x) for x in ("any", "own_turn", "stack"))
 W_USE = WHEN.index("use")
+# R43: discarding a Faithful for its ability: Captain from the Raiding Party as the Raider,
+# Hoplite from the Temple as the Defender, each +a to its side's Combat Roll in this fight
+F_DISCARD_RAID = np.where((F_WHEN == WHEN.index("discard_raid")) & (F_EFFECT == E["COMBAT_BONUS"]),
+                          F_A, 0).astype(np.int64)
+F_DISCARD_DEFEND = np.where(
+    (F_WHEN == WHEN.index("discard_defend")) & (F_EFFECT == E["COMBAT_BONUS"]), F_A, 0
+).astype(np.int64)
 # effects a played Fate card or used Relic resolves in this milestone (R72-R80, R63-R65);
 # the rest (fight and dice timings, Relic smashing, free buys, stealing) stay masked out
 PLAYABLE = np.zeros(len(EFFECT), np.int64)
@@ -495,6 +503,8 @@ def clear_raid(rec):
     rec["picked"] = 0
     rec["trap_left"] = 0
     rec["vandals"] = 0
+    rec["bonus"][0] = 0
+    rec["bonus"][1] = 0
 
 
 @njit(cache=True)
@@ -1298,6 +1308,7 @@ def side_total(rec, s):
                 if used < k and dice[used] <= F_LOW_FACE[t]:
                     total += F_LOW_DIE[t]
                 used += 1
+    total += rec["bonus"][s]  # ability discards (R43)
     if s == 0:
         total += relic_sum(rec, p, R_RAID_BONUS) + b_side_sum(rec, p, T_RAID_BONUS)
     else:
@@ -1317,6 +1328,8 @@ def fight(rec):
     b = side_total(rec, 1)
     rec["totals"][0] = a
     rec["totals"][1] = b
+    rec["bonus"][0] = 0
+    rec["bonus"][1] = 0
     if a > b:
         for t in range(NF):
             rec["f_defeated"][t] += rec["f_fight"][1, t]
@@ -1514,11 +1527,17 @@ def legal_mask(rec, mask):
             for t in range(NF):
                 if rec["f_temple"][q, t] > 0:
                     mask[PICK_FAITHFUL + t] = 1
+        if rec["picked"] > 0:
+            for t in range(NF):
+                if F_DISCARD_DEFEND[t] > 0 and rec["f_temple"][q, t] > 0:
+                    mask[ABILITY + t] = 1
         mask[PASS] = 1
     elif ph == Phase.DISPATCH:
         for t in range(NF):
             if rec["f_party"][p, t] > 0:
                 mask[PICK_FAITHFUL + t] = 1
+                if F_DISCARD_RAID[t] > 0:
+                    mask[ABILITY + t] = 1
         if rec["picked"] > 0:
             mask[PASS] = 1
         else:
@@ -1649,6 +1668,11 @@ def apply_action(rec, a):
                 rec["dice_n"][0] = 0
                 rec["picked"] = 0
                 rec["phase"] = Phase.DISPATCH
+        elif a < ABILITY + NF:
+            t = a - ABILITY  # a Hoplite discarded for its bonus (R43)
+            rec["f_temple"][q, t] -= 1
+            rec["f_discard"][q, t] += 1
+            rec["bonus"][1] = min(60, rec["bonus"][1] + F_DISCARD_DEFEND[t])
         else:
             t = a - PICK_FAITHFUL
             rec["f_temple"][q, t] -= 1
@@ -1659,6 +1683,11 @@ def apply_action(rec, a):
             end_raid(rec)
         elif a == PASS:
             fight(rec)
+        elif a < ABILITY + NF:
+            t = a - ABILITY  # a Captain discarded for its bonus (R43)
+            rec["f_party"][p, t] -= 1
+            rec["f_discard"][p, t] += 1
+            rec["bonus"][0] = min(60, rec["bonus"][0] + F_DISCARD_RAID[t])
         else:
             t = a - PICK_FAITHFUL
             rec["f_party"][p, t] -= 1

@@ -10,8 +10,10 @@ import numpy as np
 
 from fatezoo.envs.foretold.cards import C_FATE, C_NAMES
 from fatezoo.envs.foretold.state import (
+    ABILITY,
     FATE_DECK,
     PASS,
+    PICK_FAITHFUL,
     PLAY_FATE,
     PLAY_GOLD,
     TARGET_SEAT,
@@ -19,7 +21,7 @@ from fatezoo.envs.foretold.state import (
     Phase,
 )
 
-from .test_rules import F, R, act, give, give_relic, market, park, ready
+from .test_rules import F, R, act, give, give_relic, market, park, raid_ready, ready
 
 C = {name: i for i, name in enumerate(C_NAMES)}
 
@@ -286,3 +288,25 @@ def test_eliminated_mid_action_has_no_effect():
     act(states, TARGET_SEAT + 1)  # seat 1 + 2 = seat 0
     assert not rec["alive"][0] and rec["turn_player"] == 1
     assert rec["c_discard"][C["Windfall"]] == 1 and rec["stack_n"][0] == 0
+
+
+def test_captain_and_hoplite_discard_for_bonus():
+    # R43: the Defender discards a Hoplite from the Temple (after choosing a Defender), the
+    # Raider a Captain from the Party: +3 each to their side's Combat Roll in this fight
+    states = raid_ready(party=(("Captain", 1), ("Guard", 1)),
+                        defender_temple=(("Guard", 1), ("Hoplite", 1)))
+    rec = states[0]
+    legal = act(states, TARGET_SEAT)
+    assert ABILITY + F["Hoplite"] not in legal  # no Defender chosen yet
+    legal = act(states, PICK_FAITHFUL + F["Guard"])
+    assert legal == {ABILITY + F["Hoplite"], PASS}
+    act(states, ABILITY + F["Hoplite"])  # then the pass is forced: the Defense roll
+    assert rec["f_discard"][1, F["Hoplite"]] == 1 and rec["bonus"][1] == 3
+    assert rec["phase"] == Phase.DISPATCH
+    legal = ready(states)
+    assert ABILITY + F["Captain"] in legal and ABILITY + F["Guard"] not in legal
+    act(states, ABILITY + F["Captain"], PICK_FAITHFUL + F["Guard"], PASS)
+    assert rec["f_discard"][0, F["Captain"]] == 1
+    assert rec["totals"][0] == rec["dice"][0, 0] + 3  # Guard: no raid bonus
+    assert rec["totals"][1] == rec["dice"][1, 0] + 1 + 3  # Guard defends +1
+    assert rec["bonus"][0] == 0 and rec["bonus"][1] == 0  # this fight only
