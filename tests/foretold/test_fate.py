@@ -305,7 +305,7 @@ def test_captain_and_hoplite_discard_for_bonus():
     assert rec["phase"] == Phase.DISPATCH
     legal = ready(states)
     assert ABILITY + F["Captain"] in legal and ABILITY + F["Guard"] not in legal
-    act(states, ABILITY + F["Captain"], PICK_FAITHFUL + F["Guard"], PASS)
+    act(states, ABILITY + F["Captain"], PICK_FAITHFUL + F["Guard"])  # then a forced pass
     assert rec["f_discard"][0, F["Captain"]] == 1
     assert rec["totals"][0] == rec["dice"][0, 0] + 3  # Guard: no raid bonus
     assert rec["totals"][1] == rec["dice"][1, 0] + 1 + 3  # Guard defends +1
