@@ -86,20 +86,17 @@ def _need(ok, name: str, want: str, got=None) -> None:
         raise ValueError(f"foretold: {name} must be {want}{tail}")
 
 
-def _rotate(bits: int, r: int) -> int:
-    r %= 4
-    return ((bits << r) | (bits >> (4 - r))) & 15
-
-
 def temple_is_legal(grid, side, rot) -> bool:
-    """R27 in plain Python (the loader's check; the kernels use rules.legal_doors)."""
-    occ = np.zeros(CELLS, np.int8)
-    doors = np.zeros(CELLS, np.int64)
-    for c in range(CELLS):
-        t = int(grid[c])
-        if t >= 0:
-            occ[c] = 2 if t == ENTRANCE else 1
-            doors[c] = _rotate(int(T_DOORS[t, side[c]]), int(rot[c]))
+    """R27 (the loader's check, vectorised; the kernels use rules.legal_doors).
+
+    ``grid``, ``side`` and ``rot`` must already be in range (check_record checks them first).
+    """
+    grid = np.asarray(grid, np.int64)
+    here = grid >= 0
+    occ = np.where(grid == ENTRANCE, 2, here.astype(np.int64)).astype(np.int8)
+    bits = np.where(here, T_DOORS[np.maximum(grid, 0), np.asarray(side, np.int64)], 0)
+    r = np.asarray(rot, np.int64) % 4
+    doors = ((bits << r) | (bits >> (4 - r))) & 15
     return bool(rules.legal_doors(occ, doors))
 
 
@@ -166,7 +163,7 @@ def _check_seats(rec, r: dict, n: int) -> None:
     life, alive, gold = rec["life"], rec["alive"], rec["gold"]
     _need(((life >= 0) & (life <= MAX_LIFE)).all(), "life", f"in [0, {MAX_LIFE}]")
     _need(((gold >= 0) & (gold <= GOLD_CAP)).all(), "gold", f"in [0, {GOLD_CAP}]")
-    _need(np.isin(alive, (0, 1)).all(), "alive", "0 or 1 per seat")
+    _need(((alive == 0) | (alive == 1)).all(), "alive", "0 or 1 per seat")
     _need((alive[:n] == (life[:n] > 0)).all(), "alive", "1 exactly for seats with Life")
     _need(not alive[n:].any() and not life[n:].any() and not gold[n:].any(), "absent seats",
           "without Life, gold or cards")
@@ -256,7 +253,7 @@ def _check_cards(rec, r: dict, n: int) -> None:
     _conserve("Fate card", c, C_COPIES)
     grid, side, rot = rec["grid"], rec["side"], rec["rot"]
     _need(((grid >= -1) & (grid < NT)).all(), "grid", f"Tile types in [-1, {NT})")
-    _need(np.isin(side, (0, 1)).all(), "side", "0 (A) or 1 (B)")
+    _need(((side == 0) | (side == 1)).all(), "side", "0 (A) or 1 (B)")
     _need(((rot >= 0) & (rot <= 3)).all(), "rot", "in [0, 3]")
     _need((grid[n:] == -1).all(), "grid of absent seats", "empty")
     t = rec["t_out"].astype(np.int64) + np.bincount(tdeck_types(rec, r), minlength=NT)
@@ -265,17 +262,19 @@ def _check_cards(rec, r: dict, n: int) -> None:
         t[r["t_held"]] += 1
     _conserve("Tile", t, T_COPIES)
     for p in range(n):
-        for k in range(5):
-            cells = np.flatnonzero(grid[p] == k)
-            _need(cells.size == 1, f"seat {p}'s Temple", f"one Starting Tile of type {k}")
+        starts = np.bincount(grid[p][grid[p] >= 0].astype(np.int64), minlength=NT)[:5]
+        if (starts != 1).any():
+            k = int(np.flatnonzero(starts != 1)[0])
+            _need(False, f"seat {p}'s Temple", f"one Starting Tile of type {k}")
         _need(int(np.flatnonzero(grid[p] == ENTRANCE)[0]) == START_CELL[ENTRANCE],
               f"seat {p}'s Entrance", f"in cell {START_CELL[ENTRANCE]}")
         _need(temple_is_legal(grid[p], side[p], rot[p]), f"seat {p}'s Temple",
               "legal (R27: doorways lined up, all connected to the Entrance)")
-        fate = [int(R_FATE[x]) for x in range(NR) if R_IS_FATE[x] and rec["r_owned"][p, x]]
-        _need(len(set(fate)) <= 1, f"seat {p}'s Fate Relics", "of one Fate")
-        altars = sum(int(T_ALTARS[grid[p, x], side[p, x]]) for x in range(CELLS) if grid[p, x] >= 0)
-        held = int(sum(rec["r_owned"][p, x] for x in range(NR) if R_IS_FATE[x]))
+        owned = rec["r_owned"][p].astype(np.int64) * R_IS_FATE
+        _need(np.unique(R_FATE[owned > 0]).size <= 1, f"seat {p}'s Fate Relics", "of one Fate")
+        g = grid[p].astype(np.int64)
+        altars = int(np.where(g >= 0, T_ALTARS[np.maximum(g, 0), side[p]], 0).sum())
+        held = int(owned.sum())
         _need(held <= altars, f"seat {p}'s Fate Relics", f"at most its {altars} Altars")
 
 
@@ -284,8 +283,8 @@ def tdeck_types(rec, r) -> np.ndarray:
 
 
 def _stations(rec, p: int) -> int:
-    return sum(int(T_STATIONS[rec["grid"][p, c], rec["side"][p, c]]) for c in range(CELLS)
-               if rec["grid"][p, c] >= 0)
+    g = rec["grid"][p].astype(np.int64)
+    return int(np.where(g >= 0, T_STATIONS[np.maximum(g, 0), rec["side"][p]], 0).sum())
 
 
 def _check_phase(rec, r: dict, n: int) -> None:
@@ -304,7 +303,8 @@ def _check_phase(rec, r: dict, n: int) -> None:
     in_raid = ph in RAID_PHASES or (ph == Phase.DRAW and r["draw_in_raid"])
     _need((q >= 0) == in_raid, "defender", "set exactly during a Raid")
     _need((r["marker"] >= 0) == in_raid, "marker", "set exactly during a Raid")
-    _need(np.isin(rec["visited"], (0, 1)).all() and np.isin(rec["conquered"], (0, 1)).all(),
+    _need(((rec["visited"] | rec["conquered"]) & ~1 == 0).all()
+          and (rec["visited"] >= 0).all() and (rec["conquered"] >= 0).all(),
           "visited/conquered", "0 or 1 per cell")
     if not in_raid:
         _need(not rec["visited"].any() and not rec["conquered"].any() and not r["moves"]
@@ -397,6 +397,9 @@ def _check_phase(rec, r: dict, n: int) -> None:
               "empty while the turn player splits their Faithful")
 
 
+SCALAR_FIELDS = tuple(name for name in STATE_DTYPE.names if STATE_DTYPE[name].shape == ())
+
+
 def check_record(rec) -> None:
     """Raise ValueError naming the first thing wrong with a Foretold record.
 
@@ -404,7 +407,7 @@ def check_record(rec) -> None:
     field a kernel indexes with is in range; seats, cards (every Faithful, Relic, Fate card
     and Tile in exactly one place, per type), Temples (R27) and the decision in progress.
     """
-    r = {name: rec[name].item() for name in rec.dtype.names if rec[name].shape == ()}
+    r = {name: rec[name].item() for name in SCALAR_FIELDS}
     n = int(r["num_players"])
     _check_fields(r, n)
     _check_stack(rec, n)
