@@ -22,6 +22,7 @@ from .cards import (
     R_COPIES,
     R_FATE,
     R_IS_FATE,
+    R_SACRIFICE,
     T_ALTARS,
     T_COPIES,
     T_DOORS,
@@ -35,9 +36,14 @@ from .render import HOW_TO_WIN, LEGEND, render_ansi, render_svg
 from .state import (
     ACTION_NAMES,
     CELLS,
+    DISCOUNT_CAP,
+    F_COUNTERED,
     F_DECK_CAP,
+    F_SACRIFICED,
     FATE_DECK_CAP,
     GOLD_CAP,
+    K_FATE,
+    K_RELIC,
     MAX_DICE,
     MAX_LIFE,
     MAX_MOVES,
@@ -46,7 +52,11 @@ from .state import (
     NUM_PHASES,
     PILE_CAP,
     R_DECK_CAP,
+    S_CARD,
+    S_FLAGS,
+    SHIELD_CAP,
     SPOTS,
+    STACK_CAP,
     START_CELL,
     STATE_DTYPE,
     T_DECK_CAP,
@@ -76,20 +86,17 @@ def _need(ok, name: str, want: str, got=None) -> None:
         raise ValueError(f"foretold: {name} must be {want}{tail}")
 
 
-def _rotate(bits: int, r: int) -> int:
-    r %= 4
-    return ((bits << r) | (bits >> (4 - r))) & 15
-
-
 def temple_is_legal(grid, side, rot) -> bool:
-    """R27 in plain Python (the loader's check; the kernels use rules.legal_doors)."""
-    occ = np.zeros(CELLS, np.int8)
-    doors = np.zeros(CELLS, np.int64)
-    for c in range(CELLS):
-        t = int(grid[c])
-        if t >= 0:
-            occ[c] = 2 if t == ENTRANCE else 1
-            doors[c] = _rotate(int(T_DOORS[t, side[c]]), int(rot[c]))
+    """R27 (the loader's check, vectorised; the kernels use rules.legal_doors).
+
+    ``grid``, ``side`` and ``rot`` must already be in range (check_record checks them first).
+    """
+    grid = np.asarray(grid, np.int64)
+    here = grid >= 0
+    occ = np.where(grid == ENTRANCE, 2, here.astype(np.int64)).astype(np.int8)
+    bits = np.where(here, T_DOORS[np.maximum(grid, 0), np.asarray(side, np.int64)], 0)
+    r = np.asarray(rot, np.int64) % 4
+    doors = ((bits << r) | (bits >> (4 - r))) & 15
     return bool(rules.legal_doors(occ, doors))
 
 
@@ -115,15 +122,48 @@ def _check_fields(r: dict, n: int) -> None:
     _need(-1 <= r["defender"] < n, "defender", f"in [-1, {n})", r["defender"])
     _need(-1 <= r["marker"] < CELLS, "marker", f"in [-1, {CELLS})", r["marker"])
     _need(-1 <= r["winner"] < n, "winner", f"in [-1, {n})", r["winner"])
+    _need(r["waive"] in (0, 1), "waive", "0 or 1")
+    _need(0 <= r["discount"] <= DISCOUNT_CAP, "discount", f"in [0, {DISCOUNT_CAP}]",
+          r["discount"])
+    _need(-1 <= r["actor"] < n, "actor", f"in [-1, {n})", r["actor"])
+    _need(-1 <= r["sel_play"] < NC + NR, "sel_play", f"in [-1, {NC + NR})", r["sel_play"])
     for name, hi in (("f_deck_n", F_DECK_CAP), ("r_deck_n", R_DECK_CAP), ("t_deck_n", T_DECK_CAP)):
         _need(0 <= r[name] <= hi, name, f"in [0, {hi}]", r[name])
+
+
+def _check_stack(rec, n: int) -> None:
+    """Every pending Action: kind, owner, window progress, card, target, flags (R67-R69)."""
+    top = int(rec["stack_n"][0])
+    _need(0 <= top <= STACK_CAP, "stack_n", f"in [0, {STACK_CAP}]", top)
+    sh = rec["shield"]
+    _need(((sh >= 0) & (sh <= SHIELD_CAP)).all(), "shield", f"in [0, {SHIELD_CAP}]")
+    _need(not sh[n:].any(), "shield of absent seats", "0")
+    _need(((rec["bonus"] >= 0) & (rec["bonus"] <= 60)).all(), "bonus", "in [0, 60]")
+    for i in range(top):
+        kind, owner, ask, card, target, flags = (int(x) for x in rec["stack"][i, :6])
+        what = f"stack entry {i}"
+        _need(kind in (K_FATE, K_RELIC), what, "a Fate card (0) or a Relic use (1)", kind)
+        _need(0 <= owner < n, f"{what} owner", f"in [0, {n})", owner)
+        _need(0 <= ask <= n, f"{what} window", f"in [0, {n}]", ask)
+        _need(-1 <= target < n, f"{what} target", f"in [-1, {n})", target)
+        if kind == K_FATE:
+            _need(0 <= card < NC and rules.C_PLAYABLE[card], f"{what} card",
+                  "a playable Fate card type", card)
+            _need(flags in (0, F_COUNTERED), f"{what} flags", "0 or countered", flags)
+        else:
+            _need(0 <= card < NR and rules.R_USABLE[card], f"{what} card",
+                  "a usable Relic type", card)
+            want = F_SACRIFICED if R_SACRIFICE[card] else 0
+            _need(flags == want, f"{what} flags", f"{want} for this Relic", flags)
+        _need((target >= 0) == bool(rules.needs_target(card if kind == K_FATE else NC + card)),
+              f"{what} target", "set exactly for an effect with a target", target)
 
 
 def _check_seats(rec, r: dict, n: int) -> None:
     life, alive, gold = rec["life"], rec["alive"], rec["gold"]
     _need(((life >= 0) & (life <= MAX_LIFE)).all(), "life", f"in [0, {MAX_LIFE}]")
     _need(((gold >= 0) & (gold <= GOLD_CAP)).all(), "gold", f"in [0, {GOLD_CAP}]")
-    _need(np.isin(alive, (0, 1)).all(), "alive", "0 or 1 per seat")
+    _need(((alive == 0) | (alive == 1)).all(), "alive", "0 or 1 per seat")
     _need((alive[:n] == (life[:n] > 0)).all(), "alive", "1 exactly for seats with Life")
     _need(not alive[n:].any() and not life[n:].any() and not gold[n:].any(), "absent seats",
           "without Life, gold or cards")
@@ -145,6 +185,11 @@ def _check_seats(rec, r: dict, n: int) -> None:
         _need(alive[r["turn_player"]], "turn_player", "a living seat")
         _need(alive[:n].sum() >= 2, "alive", "at least two living seats in a running game")
         want = r["defender"] if r["phase"] == Phase.DEFEND else r["turn_player"]
+        if r["phase"] in (Phase.FATE_TARGET, Phase.DRAW):
+            want = r["actor"]
+        elif r["phase"] == Phase.RESPOND:
+            want = int(rules.asked_seat(rec["stack"], rec["stack_n"], n))
+        _need(want >= 0 and alive[want], "the seat to decide", "a living seat", want)
         _need(rec["current_player"] == want, "current_player", f"{want} in this phase",
               int(rec["current_player"]))
 
@@ -195,14 +240,20 @@ def _check_cards(rec, r: dict, n: int) -> None:
         rl += np.bincount(rec["r_row"][k, : rec["r_row_n"][k]].astype(np.int64), minlength=NR)
     if r["r_held"] >= 0:
         rl[r["r_held"]] += 1
-    _conserve("Relic", rl, R_COPIES)
     c = (rec["c_hand"].sum(0) + rec["c_discard"] + rec["c_out"]).astype(np.int64)
+    for i in range(int(rec["stack_n"][0])):
+        e = rec["stack"][i]
+        if e[0] == K_FATE:
+            c[e[S_CARD]] += 1
+        elif e[S_FLAGS] & F_SACRIFICED:
+            rl[e[S_CARD]] += 1
+    _conserve("Relic", rl, R_COPIES)
     for k in range(4):
         c += np.bincount(rec["c_deck"][k, : rec["c_deck_n"][k]].astype(np.int64), minlength=NC)
     _conserve("Fate card", c, C_COPIES)
     grid, side, rot = rec["grid"], rec["side"], rec["rot"]
     _need(((grid >= -1) & (grid < NT)).all(), "grid", f"Tile types in [-1, {NT})")
-    _need(np.isin(side, (0, 1)).all(), "side", "0 (A) or 1 (B)")
+    _need(((side == 0) | (side == 1)).all(), "side", "0 (A) or 1 (B)")
     _need(((rot >= 0) & (rot <= 3)).all(), "rot", "in [0, 3]")
     _need((grid[n:] == -1).all(), "grid of absent seats", "empty")
     t = rec["t_out"].astype(np.int64) + np.bincount(tdeck_types(rec, r), minlength=NT)
@@ -211,17 +262,19 @@ def _check_cards(rec, r: dict, n: int) -> None:
         t[r["t_held"]] += 1
     _conserve("Tile", t, T_COPIES)
     for p in range(n):
-        for k in range(5):
-            cells = np.flatnonzero(grid[p] == k)
-            _need(cells.size == 1, f"seat {p}'s Temple", f"one Starting Tile of type {k}")
+        starts = np.bincount(grid[p][grid[p] >= 0].astype(np.int64), minlength=NT)[:5]
+        if (starts != 1).any():
+            k = int(np.flatnonzero(starts != 1)[0])
+            _need(False, f"seat {p}'s Temple", f"one Starting Tile of type {k}")
         _need(int(np.flatnonzero(grid[p] == ENTRANCE)[0]) == START_CELL[ENTRANCE],
               f"seat {p}'s Entrance", f"in cell {START_CELL[ENTRANCE]}")
         _need(temple_is_legal(grid[p], side[p], rot[p]), f"seat {p}'s Temple",
               "legal (R27: doorways lined up, all connected to the Entrance)")
-        fate = [int(R_FATE[x]) for x in range(NR) if R_IS_FATE[x] and rec["r_owned"][p, x]]
-        _need(len(set(fate)) <= 1, f"seat {p}'s Fate Relics", "of one Fate")
-        altars = sum(int(T_ALTARS[grid[p, x], side[p, x]]) for x in range(CELLS) if grid[p, x] >= 0)
-        held = int(sum(rec["r_owned"][p, x] for x in range(NR) if R_IS_FATE[x]))
+        owned = rec["r_owned"][p].astype(np.int64) * R_IS_FATE
+        _need(np.unique(R_FATE[owned > 0]).size <= 1, f"seat {p}'s Fate Relics", "of one Fate")
+        g = grid[p].astype(np.int64)
+        altars = int(np.where(g >= 0, T_ALTARS[np.maximum(g, 0), side[p]], 0).sum())
+        held = int(owned.sum())
         _need(held <= altars, f"seat {p}'s Fate Relics", f"at most its {altars} Altars")
 
 
@@ -230,8 +283,8 @@ def tdeck_types(rec, r) -> np.ndarray:
 
 
 def _stations(rec, p: int) -> int:
-    return sum(int(T_STATIONS[rec["grid"][p, c], rec["side"][p, c]]) for c in range(CELLS)
-               if rec["grid"][p, c] >= 0)
+    g = rec["grid"][p].astype(np.int64)
+    return int(np.where(g >= 0, T_STATIONS[np.maximum(g, 0), rec["side"][p]], 0).sum())
 
 
 def _check_phase(rec, r: dict, n: int) -> None:
@@ -250,7 +303,8 @@ def _check_phase(rec, r: dict, n: int) -> None:
     in_raid = ph in RAID_PHASES or (ph == Phase.DRAW and r["draw_in_raid"])
     _need((q >= 0) == in_raid, "defender", "set exactly during a Raid")
     _need((r["marker"] >= 0) == in_raid, "marker", "set exactly during a Raid")
-    _need(np.isin(rec["visited"], (0, 1)).all() and np.isin(rec["conquered"], (0, 1)).all(),
+    _need(((rec["visited"] | rec["conquered"]) & ~1 == 0).all()
+          and (rec["visited"] >= 0).all() and (rec["conquered"] >= 0).all(),
           "visited/conquered", "0 or 1 per cell")
     if not in_raid:
         _need(not rec["visited"].any() and not rec["conquered"].any() and not r["moves"]
@@ -265,8 +319,33 @@ def _check_phase(rec, r: dict, n: int) -> None:
     dn = rec["dice_n"]
     _need(((dn >= 0) & (dn <= MAX_DICE)).all(), "dice_n", f"in [0, {MAX_DICE}]")
     _need(((rec["dice"] >= 0) & (rec["dice"] <= 6)).all(), "dice", "faces in [0, 6]")
+    _need(not rec["bonus"].any() or ph in (Phase.DEFEND, Phase.DISPATCH), "bonus",
+          "0 outside the Defend and dispatch steps of a fight")
+    _need(ph != Phase.DEFEND or (rec["bonus"][0] == 0 and (r["picked"] or not rec["bonus"][1])),
+          "bonus", "only the Defender's, after a Defender is chosen, while Defending")
+    top = int(rec["stack_n"][0])
+    _need(top == 0 or ph in (Phase.RESPOND, Phase.DRAW, Phase.CYCLE, Phase.FATE_TARGET),
+          "stack_n", "0 outside response windows and the decisions of a resolving Action")
+    _need(top == 0 or not in_raid, "stack_n", "0 during a Raid (no Actions there yet)")
+    _need((r["sel_play"] >= 0) == (ph == Phase.FATE_TARGET), "sel_play",
+          "set exactly while a target is chosen")
+    _need((r["actor"] >= 0) == (ph in (Phase.FATE_TARGET, Phase.DRAW)), "actor",
+          "set exactly while a target is chosen or a Fate card drawn")
     if not running:
         return
+    if ph == Phase.RESPOND:
+        s = int(rules.asked_seat(rec["stack"], rec["stack_n"], n))
+        _need(top > 0 and s >= 0, "stack", "a seat asked about its top entry")
+    if ph == Phase.FATE_TARGET:
+        a, sp = int(r["actor"]), int(r["sel_play"])
+        _need(top < STACK_CAP, "stack_n", f"below {STACK_CAP} while a target is chosen")
+        _need(bool(rules.needs_target(sp)), "sel_play", "a card with a target", sp)
+        if sp < NC:
+            _need(rec["c_hand"][a, sp] > 0, "sel_play", "a Fate card in the actor's hand", sp)
+        else:
+            ok = rec["r_owned"][a, sp - NC] > 0 and (
+                not rules.R_USE_DEVOTEE[sp - NC] or rec["f_discard"][a, rules.DEVOTEE] > 0)
+            _need(ok, "sel_play", "a Relic the actor holds and can pay for", sp)
     if in_raid:
         _need(q != tp and 0 <= r["marker"], "defender", "another seat, with the Marker placed")
         _need(rec["grid"][q, r["marker"]] >= 0, "marker", "on a Tile of the Defender")
@@ -318,6 +397,9 @@ def _check_phase(rec, r: dict, n: int) -> None:
               "empty while the turn player splits their Faithful")
 
 
+SCALAR_FIELDS = tuple(name for name in STATE_DTYPE.names if STATE_DTYPE[name].shape == ())
+
+
 def check_record(rec) -> None:
     """Raise ValueError naming the first thing wrong with a Foretold record.
 
@@ -325,9 +407,10 @@ def check_record(rec) -> None:
     field a kernel indexes with is in range; seats, cards (every Faithful, Relic, Fate card
     and Tile in exactly one place, per type), Temples (R27) and the decision in progress.
     """
-    r = {name: rec[name].item() for name in rec.dtype.names if rec[name].shape == ()}
+    r = {name: rec[name].item() for name in SCALAR_FIELDS}
     n = int(r["num_players"])
     _check_fields(r, n)
+    _check_stack(rec, n)
     _check_seats(rec, r, n)
     _check_piles(rec, r)
     _check_cards(rec, r, n)

@@ -27,6 +27,7 @@ EFFECTS = (
     "DECREE_SMITE", "DECREE_HEAL", "DECREE_GOLD",
 )
 EFFECT = {name: i for i, name in enumerate(EFFECTS)}
+TIMINGS = ("none", "any", "own_turn", "fight", "dice", "stack")  # R73
 WHEN = ("none", "gold", "fight", "discard_raid", "discard_defend", "on_smite", "smite", "use",
         "passive", "flip", "spring", "decree")
 
@@ -98,6 +99,8 @@ R_IS_FATE = _col(R_ROWS, "kind", lambda s: s == "fate")
 R_SLOT = _col(R_ROWS, "name", lambda s: next(
     (i for i, w in enumerate(("Crown", "Shield", "Shrine", "Sword")) if s.startswith(w)), -1))
 R_SACRIFICE = _col(R_ROWS, "sacrifice")
+R_TIMING = _col(R_ROWS, "timing", TIMINGS.index)
+R_USE_DEVOTEE = _col(R_ROWS, "use_cost", lambda s: s == "sacrifice_devotee")  # R65
 
 # --- Fate cards (66 types); base types belong to one Fate Deck each
 NC = len(C_ROWS)
@@ -108,6 +111,7 @@ C_FATE = _col(C_ROWS, "fate", _fate)
 C_COST = _col(C_ROWS, "relic_cost")
 C_EFFECT = _col(C_ROWS, "effect", _effect)
 C_A = _col(C_ROWS, "a")
+C_TIMING = _col(C_ROWS, "timing", TIMINGS.index)
 FATE_DECK_CAP = 40  # 30 base (+10 Fatesworn) cards per Fate Deck
 
 # --- Tiles (23 types)

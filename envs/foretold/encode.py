@@ -11,6 +11,7 @@ from __future__ import annotations
 from numba import njit
 
 from fatezoo.envs.core.layout import ObsField, ObsLayout
+from fatezoo.envs.core.stack import ONEHOT, SEAT, SKIP, StackCodec, encode_stack
 
 from .cards import F_STARTING, NC, NF, NR, NT, T_ALTARS, T_BONUS, T_DOORS, T_STATIONS
 from .rules import count, rotate, temple_sum
@@ -24,6 +25,7 @@ from .state import (
     MAX_P,
     NUM_PHASES,
     R_DECK_CAP,
+    SHIELD_CAP,
     SPOTS,
 )
 
@@ -32,6 +34,10 @@ CELL_SIZE = 15
 G_PRESENT, G_HIDDEN, G_TYPE, G_SIDE, G_ROT, G_DOORS, G_STATIONS, G_ALTARS, G_BONUS, \
     G_MARKER, G_CONQUERED = 0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13
 G_VISITED = 14
+CODEC = StackCodec(depth=4, columns=[("kind", ONEHOT, 2), ("owner", SEAT, MAX_P),
+                                     ("ask", SKIP, 0), ("card", ONEHOT, max(NC, NR)),
+                                     ("target", SEAT, MAX_P), ("flags", ONEHOT, 4)])
+CODES, SIZES, DEPTH = CODEC.codes, CODEC.sizes, CODEC.depth
 
 OBS = ObsLayout((
     ObsField("phase", (NUM_PHASES,), "one-hot decision: cover Relic, cover Faithful, market, "
@@ -66,6 +72,11 @@ OBS = ObsLayout((
     ObsField("misc", (4,), "Devotees played/10, Fate draws left/3, search in progress, "
                            "turn/max_turns"),
     ObsField("num_players", (3,), "one-hot 2, 3, 4 players"),
+    ObsField("actions", (MAX_P + 2 + NC + NR + MAX_P,),
+             "per seat Prevent points /60, your Fate cost waived, purchase discount/5, "
+             "the card awaiting its target (Fate type, then Relic type, one-hot), the seat "
+             "choosing it (one-hot)"),
+    CODEC.obs_field("stack"),
 ))
 OBS_SIZE = OBS.size
 O_PHASE = OBS.start("phase")
@@ -88,6 +99,8 @@ O_COMBAT = OBS.start("combat")
 O_SEL = OBS.start("sel_cell")
 O_MISC = OBS.start("misc")
 O_NP = OBS.start("num_players")
+O_ACT = OBS.start("actions")
+O_STACK = OBS.start("stack")
 EXTRA = MAX_P * (3 * NF + NC)  # encode_state: every seat's groups and hand
 STATE_SIZE = OBS_SIZE + EXTRA
 
@@ -207,6 +220,16 @@ def encode(rec, viewer, omniscient, out):
     out[O_MISC + 2] = 1.0 if rec["phase"] == 8 else 0.0
     out[O_MISC + 3] = _c(rec["turn"] / max(1, rec["max_turns"]))
     out[O_NP + n - 2] = 1.0
+    for r in range(n):
+        out[O_ACT + r] = rec["shield"][(v + r) % n] / SHIELD_CAP
+    out[O_ACT + MAX_P] = rec["waive"]  # public: the Oracle and Mastery are played face up
+    out[O_ACT + MAX_P + 1] = _c(rec["discount"] / 5.0)
+    sp = int(rec["sel_play"])
+    if 0 <= sp < NC + NR:
+        out[O_ACT + MAX_P + 2 + sp] = 1.0
+    if rec["actor"] >= 0:
+        out[O_ACT + MAX_P + 2 + NC + NR + (int(rec["actor"]) - v + n) % n] = 1.0
+    encode_stack(rec["stack"], rec["stack_n"], v, n, CODES, SIZES, DEPTH, out, O_STACK)
 
 
 @njit(cache=True)

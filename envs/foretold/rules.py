@@ -14,12 +14,18 @@ from numba import njit
 from fatezoo.envs.core.dice import roll
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.rng import next_u32, randint, shuffle
+from fatezoo.envs.core.stack import KIND, OWNER, asked_seat, next_responder, stack_pop, stack_push
 from fatezoo.envs.core.state import REWARD_SCORE
 
 from .cards import (
+    C_A,
     C_BASE,
     C_COPIES,
+    C_COST,
+    C_EFFECT,
     C_FATE,
+    C_TIMING,
+    DEVOTEE,
     EFFECT,
     ENTRANCE,
     F_A,
@@ -30,6 +36,7 @@ from .cards import (
     F_DEFEND,
     F_DICE,
     F_EFFECT,
+    F_FATE,
     F_GOLD,
     F_RAID,
     F_STARTING,
@@ -46,7 +53,10 @@ from .cards import (
     R_EFFECT,
     R_FATE,
     R_IS_FATE,
+    R_SACRIFICE,
     R_SLOT,
+    R_TIMING,
+    R_USE_DEVOTEE,
     R_WHEN,
     T_A,
     T_ALTARS,
@@ -58,10 +68,12 @@ from .cards import (
     T_KIND,
     T_STATIONS,
     T_WHEN,
+    TIMINGS,
     TREASURY,
     WHEN,
 )
 from .state import (
+    ABILITY,
     BUY_FAITHFUL,
     BUY_RELIC,
     BUY_TILE,
@@ -69,10 +81,15 @@ from .state import (
     CELLS,
     COMBAT_DIE,
     DIRECTION,
+    DISCOUNT_CAP,
+    F_COUNTERED,
+    F_SACRIFICED,
     FATE_DECK,
     FATE_PRICE,
     FLIP,
     GOLD_CAP,
+    K_FATE,
+    K_RELIC,
     MAX_DICE,
     MAX_LIFE,
     MAX_MOVES,
@@ -80,15 +97,22 @@ from .state import (
     PASS,
     PICK_FAITHFUL,
     PICK_RELIC,
+    PLAY_FATE,
     PLAY_GOLD,
     RETREAT,
     ROTATION,
+    S_CARD,
+    S_FLAGS,
+    S_TARGET,
+    SHIELD_CAP,
     SMITING_DIE,
     SPOT,
     SPOTS,
+    STACK_CAP,
     START_CELL,
     TARGET_SEAT,
     TILE_PRICE,
+    USE_RELIC,
     Phase,
 )
 
@@ -101,6 +125,29 @@ E_DEVOTEE_GOLD, E_DRAW_FATE, E_HEAL, E_MARKET_CYCLE = (
 E_SMASH, E_STEAL, E_DAMAGE = E["SMASH_RELIC"], E["STEAL_GOLD"], E["DAMAGE"]
 E_TRAP_DISCARD, E_TRAP_DAMAGE, E_TRAP_END = E["TRAP_DISCARD"], E["TRAP_DAMAGE"], E["TRAP_END_RAID"]
 E_SEARCH = E["SEARCH_RELIC"]
+E_GAIN_GOLD, E_DISCOUNT, E_GOLD_ALIGNED, E_HEAL_FULL, E_PREVENT, E_DAMAGE_ALL = (
+    E["GAIN_GOLD"], E["DISCOUNT"], E["GOLD_PER_ALIGNED"], E["HEAL_FULL"], E["PREVENT"],
+    E["DAMAGE_ALL"])
+E_WAIVE, E_COST_REDUCE, E_COUNTER = E["WAIVE_COST"], E["COST_REDUCE"], E["COUNTER"]
+TM_ANY, TM_OWN, TM_STACK = (TIMINGS.index(x) for x in ("any", "own_turn", "stack"))
+W_USE = WHEN.index("use")
+# R43: discarding a Faithful for its ability: Captain from the Raiding Party as the Raider,
+# Hoplite from the Temple as the Defender, each +a to its side's Combat Roll in this fight
+F_DISCARD_RAID = np.where((F_WHEN == WHEN.index("discard_raid")) & (F_EFFECT == E["COMBAT_BONUS"]),
+                          F_A, 0).astype(np.int64)
+F_DISCARD_DEFEND = np.where(
+    (F_WHEN == WHEN.index("discard_defend")) & (F_EFFECT == E["COMBAT_BONUS"]), F_A, 0
+).astype(np.int64)
+# effects a played Fate card or used Relic resolves in this milestone (R72-R80, R63-R65);
+# the rest (fight and dice timings, Relic smashing, free buys, stealing) stay masked out
+PLAYABLE = np.zeros(len(EFFECT), np.int64)
+for _e in ("GAIN_GOLD", "DISCOUNT", "GOLD_PER_ALIGNED", "DRAW_FATE", "HEAL", "HEAL_FULL",
+           "PREVENT", "DAMAGE", "DAMAGE_ALL", "WAIVE_COST", "MARKET_CYCLE", "COUNTER"):
+    PLAYABLE[E[_e]] = 1
+C_PLAYABLE = np.array([PLAYABLE[C_EFFECT[k]] and C_TIMING[k] in (TM_ANY, TM_OWN, TM_STACK)
+                       for k in range(NC)], np.int64)
+R_USABLE = np.array([R_WHEN[r] == W_USE and PLAYABLE[R_EFFECT[r]] and
+                     R_TIMING[r] in (TM_ANY, TM_OWN) for r in range(NR)], np.int64)
 
 
 def _passive(when, effect, a, name, on=W_PASSIVE):
@@ -113,6 +160,7 @@ R_DEFENSE_BONUS = _passive(R_WHEN, R_EFFECT, R_A, "DEFENSE_BONUS") + _passive(
     R_WHEN, R_EFFECT, R_A, "FIGHT_BONUS")
 R_TURN_GOLD = _passive(R_WHEN, R_EFFECT, R_A, "TURN_GOLD")
 R_SMITE_REDUCE = _passive(R_WHEN, R_EFFECT, R_A, "SMITE_REDUCE")
+R_COST_REDUCE = _passive(R_WHEN, R_EFFECT, R_A, "COST_REDUCE")
 T_RAID_BONUS = _passive(T_WHEN, T_EFFECT, T_A, "RAID_BONUS")  # B-side rooms
 T_TURN_GOLD = _passive(T_WHEN, T_EFFECT, T_A, "TURN_GOLD")
 T_TURN_HEAL = _passive(T_WHEN, T_EFFECT, T_A, "TURN_HEAL")
@@ -426,6 +474,18 @@ def reset_game(rec):
         for i in range(MAX_DICE):
             rec["dice"][s, i] = 0
     rec["smite_roll"] = 0
+    for p in range(MAX_P):
+        rec["shield"][p] = 0
+    rec["waive"] = 0
+    rec["discount"] = 0
+    rec["actor"] = -1
+    rec["sel_play"] = -1
+    rec["bonus"][0] = 0
+    rec["bonus"][1] = 0
+    rec["stack_n"][0] = 0
+    for i in range(rec["stack"].shape[0]):
+        for j in range(rec["stack"].shape[1]):
+            rec["stack"][i, j] = 0
     first = randint(rng, n)  # R7
     rec["turn_player"] = first
     start_turn(rec)
@@ -443,12 +503,19 @@ def clear_raid(rec):
     rec["picked"] = 0
     rec["trap_left"] = 0
     rec["vandals"] = 0
+    rec["bonus"][0] = 0
+    rec["bonus"][1] = 0
 
 
 @njit(cache=True)
 def set_current(rec):
-    if rec["phase"] == Phase.DEFEND:
+    ph = rec["phase"]
+    if ph == Phase.DEFEND:
         rec["current_player"] = int(rec["defender"])
+    elif ph == Phase.RESPOND:
+        rec["current_player"] = asked_seat(rec["stack"], rec["stack_n"], rec["num_players"])
+    elif (ph == Phase.FATE_TARGET or ph == Phase.DRAW) and rec["actor"] >= 0:
+        rec["current_player"] = int(rec["actor"])
     elif rec["phase"] != Phase.OVER:
         rec["current_player"] = int(rec["turn_player"])
 
@@ -465,6 +532,11 @@ def win(rec, w):
     split_rewards(rec, scores, False)
     rec["winner"] = w
     rec["phase"] = Phase.OVER
+    rec["actor"] = -1
+    rec["sel_play"] = -1
+    rec["draws"] = 0
+    rec["draw_in_raid"] = 0
+    flush_stack(rec)
     clear_raid(rec)
 
 
@@ -529,6 +601,11 @@ def damage(rec, p, x):
     """``p`` loses ``x`` Life (R80); at 0 they are eliminated (R81). Score shaping (R93)."""
     if x <= 0 or not rec["alive"][p]:
         return
+    absorbed = min(x, int(rec["shield"][p]))  # Prevent absorbs first (R80)
+    rec["shield"][p] -= absorbed
+    x -= absorbed
+    if x <= 0:
+        return
     lost = min(x, rec["life"][p])
     rec["life"][p] -= lost
     if rec["reward_mode"] == REWARD_SCORE:
@@ -567,6 +644,9 @@ def start_turn(rec):
         return
     heal(rec, t, b_side_sum(rec, t, T_TURN_HEAL))
     rec["devotees"] = 0
+    rec["shield"][t] = 0  # Prevent lasts until the holder's next turn starts (R80)
+    rec["waive"] = 0
+    rec["discount"] = 0
     reveal_relic(rec)
 
 
@@ -763,12 +843,251 @@ def play_for_gold(rec, p, t):
         if any_fate_deck(rec):
             rec["draws"] = F_A[t]
             rec["draw_in_raid"] = 0
+            rec["actor"] = p
             rec["phase"] = Phase.DRAW
     elif e == E_HEAL:
         heal(rec, p, F_A[t])
     elif e == E_MARKET_CYCLE:
         if any_pile(rec):
             rec["phase"] = Phase.CYCLE
+    elif e == E_WAIVE:
+        rec["waive"] = 1  # the Oracle (R72)
+
+
+@njit(cache=True)
+def price(rec, x):
+    """A purchase price after the turn's discount (Bargain), never below 0."""
+    return max(0, x - rec["discount"])
+
+
+# ---------------------------------------------------------------- Fate cards, Relics, stack
+
+
+@njit(cache=True)
+def relic_allowance(rec, p, f):
+    """R72: Fate Relics of Fate ``f`` held plus cost reductions (Prism of Fate)."""
+    return fate_relics_of(rec, p, f) + relic_sum(rec, p, R_COST_REDUCE)
+
+
+@njit(cache=True)
+def effect_does_something(rec, p, e, a):
+    """R63/R78 reading: an Action that would do nothing is not offered."""
+    if e == E_HEAL or e == E_HEAL_FULL:
+        return rec["life"][p] < MAX_LIFE
+    if e == E_DRAW_FATE:
+        return any_fate_deck(rec)
+    if e == E_MARKET_CYCLE:
+        return any_pile(rec)
+    if e == E_GOLD_ALIGNED:
+        k = 0
+        for t in range(NF):
+            if F_FATE[t] == 2:
+                k += rec["f_discard"][p, t]
+        return k > 0
+    if e == E_COUNTER:
+        i = rec["stack_n"][0] - 1
+        return i >= 0 and rec["stack"][i, KIND] == K_FATE and rec["stack"][i, OWNER] != p \
+            and not rec["stack"][i, S_FLAGS] & F_COUNTERED
+    return True
+
+
+@njit(cache=True)
+def can_play_fate(rec, p, k, response):
+    """R72-R73, R78: seat ``p`` may play Fate card type ``k`` now.
+
+    ``response``: as the asked seat of a response window, else as the turn player's own
+    Action in their Marketplace Step.
+    """
+    if rec["c_hand"][p, k] <= 0 or not C_PLAYABLE[k]:
+        return False
+    tm = C_TIMING[k]
+    if response:
+        if tm == TM_OWN or rec["stack_n"][0] >= STACK_CAP:
+            return False
+    elif tm == TM_STACK:
+        return False
+    waived = rec["waive"] and p == rec["turn_player"]
+    if not waived and relic_allowance(rec, p, C_FATE[k]) < C_COST[k]:
+        return False
+    return effect_does_something(rec, p, C_EFFECT[k], C_A[k])
+
+
+@njit(cache=True)
+def can_use_relic(rec, p, r, response):
+    """R63-R65: seat ``p`` may use Relic type ``r`` now."""
+    if rec["r_owned"][p, r] <= 0 or not R_USABLE[r]:
+        return False
+    if response and (R_TIMING[r] == TM_OWN or rec["stack_n"][0] >= STACK_CAP):
+        return False
+    if R_USE_DEVOTEE[r] and rec["f_discard"][p, DEVOTEE] <= 0:
+        return False
+    return effect_does_something(rec, p, R_EFFECT[r], R_A[r])
+
+
+@njit(cache=True)
+def has_response(rec, p):
+    """R70: whether seat ``p`` has a legal response to the top of the stack."""
+    if not rec["alive"][p]:
+        return False
+    for k in range(NC):
+        if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, True):
+            return True
+    for r in range(NR):
+        if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, True):
+            return True
+    return False
+
+
+@njit(cache=True)
+def needs_target(play):
+    e = C_EFFECT[play] if play < NC else R_EFFECT[play - NC]
+    return e == E_DAMAGE
+
+
+@njit(cache=True)
+def begin_play(rec, p, play):
+    """A Fate card (``play`` < NC) or a Relic use (NC + type): target first if it has one."""
+    if needs_target(play):
+        rec["sel_play"] = play
+        rec["actor"] = p
+        rec["phase"] = Phase.FATE_TARGET
+        return
+    push_play(rec, p, play, -1)
+
+
+@njit(cache=True)
+def push_play(rec, p, play, target):
+    """R67, R72, R65: pay the costs, put the Action on the stack, open its window."""
+    stack, top = rec["stack"], rec["stack_n"]
+    if play < NC:
+        rec["c_hand"][p, play] -= 1
+        if p == rec["turn_player"]:
+            rec["waive"] = 0  # the waiver is spent by the next Fate card (R72)
+        i = stack_push(stack, top, K_FATE, p)
+        stack[i, S_CARD] = play
+    else:
+        r = play - NC
+        i = stack_push(stack, top, K_RELIC, p)
+        stack[i, S_CARD] = r
+        if R_SACRIFICE[r]:
+            rec["r_owned"][p, r] -= 1
+            stack[i, S_FLAGS] = F_SACRIFICED
+        if R_USE_DEVOTEE[r]:
+            rec["f_discard"][p, DEVOTEE] -= 1
+            rec["f_deck_n"] = push_bottom(rec["f_deck"], rec["f_deck_n"], DEVOTEE)
+    stack[i, S_TARGET] = target
+    rec["sel_play"] = -1
+    rec["actor"] = -1
+    advance(rec)
+
+
+@njit(cache=True)
+def settle_entry(rec, i):
+    """Where a resolved (or countered) entry's card goes (R64, R74)."""
+    stack = rec["stack"]
+    c = int(stack[i, S_CARD])
+    if stack[i, KIND] == K_FATE:
+        rec["c_discard"][c] += 1
+    elif stack[i, S_FLAGS] & F_SACRIFICED:
+        rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], c)
+
+
+@njit(cache=True)
+def flush_stack(rec):
+    """The game or the turn ended mid-stack: every entry settles without effect (R83)."""
+    while rec["stack_n"][0] > 0:
+        i = stack_pop(rec["stack"], rec["stack_n"])
+        settle_entry(rec, i)
+
+
+@njit(cache=True)
+def resolve_entry(rec, i):
+    """Resolve stack row ``i`` (already popped). Returns True when a decision is needed."""
+    stack = rec["stack"]
+    p = int(stack[i, OWNER])
+    c = int(stack[i, S_CARD])
+    settle_entry(rec, i)
+    if stack[i, S_FLAGS] & F_COUNTERED or not rec["alive"][p]:
+        return False  # R79, R83
+    if stack[i, KIND] == K_FATE:
+        e, a = C_EFFECT[c], C_A[c]
+    else:
+        e, a = R_EFFECT[c], R_A[c]
+    if e == E_GAIN_GOLD:
+        add_gold(rec, p, a)
+    elif e == E_DISCOUNT:
+        rec["discount"] = min(DISCOUNT_CAP, rec["discount"] + a)
+    elif e == E_GOLD_ALIGNED:
+        k = 0
+        for t in range(NF):
+            if F_FATE[t] == 2:
+                k += rec["f_discard"][p, t]
+        add_gold(rec, p, a * k)
+    elif e == E_HEAL:
+        heal(rec, p, a)
+    elif e == E_HEAL_FULL:
+        heal(rec, p, MAX_LIFE)
+    elif e == E_PREVENT:
+        rec["shield"][p] = min(SHIELD_CAP, rec["shield"][p] + a)
+    elif e == E_WAIVE:
+        if p == rec["turn_player"]:
+            rec["waive"] = 1
+    elif e == E_COUNTER:
+        if i > 0 and stack[i - 1, KIND] == K_FATE and stack[i - 1, OWNER] != p:
+            stack[i - 1, S_FLAGS] |= F_COUNTERED
+    elif e == E_DAMAGE:
+        q = int(stack[i, S_TARGET])
+        if 0 <= q < rec["num_players"]:
+            damage(rec, q, a)
+    elif e == E_DAMAGE_ALL:
+        for q in range(rec["num_players"]):
+            if q != p and rec["phase"] != Phase.OVER:
+                damage(rec, q, a)
+    elif e == E_DRAW_FATE:
+        if any_fate_deck(rec):
+            rec["draws"] = a
+            rec["draw_in_raid"] = 0
+            rec["actor"] = p
+            rec["phase"] = Phase.DRAW
+            return True
+    elif e == E_MARKET_CYCLE:
+        if any_pile(rec):
+            rec["phase"] = Phase.CYCLE
+            return True
+    return False
+
+
+@njit(cache=True)
+def advance(rec):
+    """R69-R70: ask the next seat with a legal response, else resolve the top; repeat.
+
+    When the stack is empty the turn player's Marketplace Step goes on; if the turn player
+    was eliminated meanwhile, play passes left (R82).
+    """
+    n = int(rec["num_players"])
+    stack, top = rec["stack"], rec["stack_n"]
+    eligible = np.zeros(MAX_P, np.int8)
+    while top[0] > 0:
+        for s in range(n):
+            eligible[s] = 1 if has_response(rec, s) else 0
+        seat = next_responder(stack, top, n, eligible)
+        if seat >= 0:
+            rec["phase"] = Phase.RESPOND
+            return
+        i = stack_pop(stack, top)
+        rec["phase"] = Phase.MARKET
+        wait = resolve_entry(rec, i)
+        if rec["phase"] == Phase.OVER:
+            return
+        if not rec["alive"][rec["turn_player"]]:
+            flush_stack(rec)
+            rec["draws"] = 0
+            rec["actor"] = -1
+            end_turn(rec)
+            return
+        if wait:
+            return
+    rec["phase"] = Phase.MARKET
 
 
 @njit(cache=True)
@@ -780,24 +1099,30 @@ def market_legal(rec, mask):
             mask[PLAY_GOLD + t] = 1
     for k in range(SPOTS):
         m = rec["f_row_n"][k]
-        if m > 0 and F_COST[rec["f_row"][k, m - 1]] <= g:
+        if m > 0 and price(rec, F_COST[rec["f_row"][k, m - 1]]) <= g:
             mask[BUY_FAITHFUL + k] = 1
         m = rec["r_row_n"][k]
         if m > 0:
             r = int(rec["r_row"][k, m - 1])
-            if R_COST[r] <= g and can_take_relic(rec, p, r):
+            if price(rec, R_COST[r]) <= g and can_take_relic(rec, p, r):
                 mask[BUY_RELIC + k] = 1
-    if rec["t_deck_n"] > 0 and g >= TILE_PRICE:
+    if rec["t_deck_n"] > 0 and g >= price(rec, TILE_PRICE):
         # every deck Tile shows the same A-side, so the top Tile's type does not matter
         if can_place_anywhere(rec, p, rec["t_deck"][rec["t_deck_n"] - 1], 0):
             mask[BUY_TILE] = 1
-    if g >= FATE_PRICE:
+    if g >= price(rec, FATE_PRICE):
         for f in range(4):
             if rec["c_deck_n"][f] > 0:
                 mask[FATE_DECK + f] = 1
     for c in range(CELLS):
         if can_flip(rec, p, c):
             mask[FLIP + c] = 1
+    for k in range(NC):
+        if can_play_fate(rec, p, k, False):
+            mask[PLAY_FATE + k] = 1
+    for r in range(NR):
+        if can_use_relic(rec, p, r, False):
+            mask[USE_RELIC + r] = 1
     mask[PASS] = 1
 
 
@@ -813,24 +1138,32 @@ def market_apply(rec, a):
         rec["f_row_n"][k] -= 1
         t = int(rec["f_row"][k, rec["f_row_n"][k]])
         rec["f_row"][k, rec["f_row_n"][k]] = -1
-        add_gold(rec, p, -F_COST[t])
+        add_gold(rec, p, -price(rec, F_COST[t]))
+        rec["discount"] = 0
         rec["f_discard"][p, t] += 1
     elif a < BUY_RELIC + SPOTS:
         k = a - BUY_RELIC
         rec["r_row_n"][k] -= 1
         r = int(rec["r_row"][k, rec["r_row_n"][k]])
         rec["r_row"][k, rec["r_row_n"][k]] = -1
-        add_gold(rec, p, -R_COST[r])
+        add_gold(rec, p, -price(rec, R_COST[r]))
+        rec["discount"] = 0
         take_relic(rec, p, r)
     elif a == BUY_TILE:
-        add_gold(rec, p, -TILE_PRICE)
+        add_gold(rec, p, -price(rec, TILE_PRICE))
+        rec["discount"] = 0
         rec["t_deck_n"] -= 1
         rec["t_held"] = rec["t_deck"][rec["t_deck_n"]]
         rec["t_deck"][rec["t_deck_n"]] = -1
         rec["phase"] = Phase.PLACE_CELL
     elif a < FATE_DECK + 4:
-        add_gold(rec, p, -FATE_PRICE)
+        add_gold(rec, p, -price(rec, FATE_PRICE))
+        rec["discount"] = 0
         draw_fate(rec, p, a - FATE_DECK)
+    elif a >= PLAY_FATE and a < PLAY_FATE + NC:
+        begin_play(rec, p, a - PLAY_FATE)
+    elif a >= USE_RELIC and a < USE_RELIC + NR:
+        begin_play(rec, p, NC + a - USE_RELIC)
     else:  # flip
         rec["sel_cell"] = a - FLIP
         rec["phase"] = Phase.FLIP_ROT
@@ -975,6 +1308,7 @@ def side_total(rec, s):
                 if used < k and dice[used] <= F_LOW_FACE[t]:
                     total += F_LOW_DIE[t]
                 used += 1
+    total += rec["bonus"][s]  # ability discards (R43)
     if s == 0:
         total += relic_sum(rec, p, R_RAID_BONUS) + b_side_sum(rec, p, T_RAID_BONUS)
     else:
@@ -994,6 +1328,8 @@ def fight(rec):
     b = side_total(rec, 1)
     rec["totals"][0] = a
     rec["totals"][1] = b
+    rec["bonus"][0] = 0
+    rec["bonus"][1] = 0
     if a > b:
         for t in range(NF):
             rec["f_defeated"][t] += rec["f_fight"][1, t]
@@ -1073,6 +1409,7 @@ def on_smite(rec):
         elif e == E_DRAW_FATE and any_fate_deck(rec):
             rec["draws"] = R_A[r]
             rec["draw_in_raid"] = 1
+            rec["actor"] = p
             rec["phase"] = Phase.DRAW
             return
     end_raid(rec)
@@ -1123,6 +1460,21 @@ def legal_mask(rec, mask):
     q = int(rec["defender"])
     if ph == Phase.MARKET:
         market_legal(rec, mask)
+    elif ph == Phase.RESPOND:
+        s = int(rec["current_player"])
+        for k in range(NC):
+            if can_play_fate(rec, s, k, True):
+                mask[PLAY_FATE + k] = 1
+        for r in range(NR):
+            if can_use_relic(rec, s, r, True):
+                mask[USE_RELIC + r] = 1
+        mask[PASS] = 1
+    elif ph == Phase.FATE_TARGET:
+        s = int(rec["actor"])
+        n = int(rec["num_players"])
+        for k in range(n - 1):
+            if rec["alive"][(s + 1 + k) % n]:
+                mask[TARGET_SEAT + k] = 1
     elif ph == Phase.COVER_RELIC:
         for k in range(SPOTS):
             mask[SPOT + SPOTS + k] = 1
@@ -1175,11 +1527,17 @@ def legal_mask(rec, mask):
             for t in range(NF):
                 if rec["f_temple"][q, t] > 0:
                     mask[PICK_FAITHFUL + t] = 1
+        if rec["picked"] > 0:
+            for t in range(NF):
+                if F_DISCARD_DEFEND[t] > 0 and rec["f_temple"][q, t] > 0:
+                    mask[ABILITY + t] = 1
         mask[PASS] = 1
     elif ph == Phase.DISPATCH:
         for t in range(NF):
             if rec["f_party"][p, t] > 0:
                 mask[PICK_FAITHFUL + t] = 1
+                if F_DISCARD_RAID[t] > 0:
+                    mask[ABILITY + t] = 1
         if rec["picked"] > 0:
             mask[PASS] = 1
         else:
@@ -1222,6 +1580,18 @@ def apply_action(rec, a):
     q = int(rec["defender"])
     if ph == Phase.MARKET:
         market_apply(rec, a)
+    elif ph == Phase.RESPOND:
+        s = int(rec["current_player"])
+        if a == PASS:
+            advance(rec)
+        elif a < PLAY_FATE + NC:
+            begin_play(rec, s, a - PLAY_FATE)
+        else:
+            begin_play(rec, s, NC + a - USE_RELIC)
+    elif ph == Phase.FATE_TARGET:
+        s = int(rec["actor"])
+        push_play(rec, s, int(rec["sel_play"]),
+                  (s + 1 + a - TARGET_SEAT) % rec["num_players"])
     elif ph == Phase.COVER_RELIC:
         k = a - SPOT - SPOTS
         rec["r_row"][k, rec["r_row_n"][k]] = rec["r_held"]
@@ -1235,15 +1605,16 @@ def apply_action(rec, a):
         rec["f_held"] = -1
         begin_market(rec)
     elif ph == Phase.DRAW:
-        draw_fate(rec, p, a - FATE_DECK)
+        draw_fate(rec, int(rec["actor"]), a - FATE_DECK)
         rec["draws"] -= 1
         if rec["draws"] <= 0 or not any_fate_deck(rec):
             rec["draws"] = 0
+            rec["actor"] = -1
             if rec["draw_in_raid"]:
                 rec["draw_in_raid"] = 0
                 end_raid(rec)
             else:
-                rec["phase"] = Phase.MARKET
+                advance(rec)
     elif ph == Phase.CYCLE:
         if a != PASS:
             k = a - SPOT
@@ -1258,7 +1629,7 @@ def apply_action(rec, a):
                 x = rec["r_row"][k, rec["r_row_n"][k]]
                 rec["r_row"][k, rec["r_row_n"][k]] = -1
                 rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], x)
-        rec["phase"] = Phase.MARKET
+        advance(rec)
     elif ph == Phase.PLACE_CELL:
         rec["sel_cell"] = a - CELL
         rec["phase"] = Phase.PLACE_ROT
@@ -1297,6 +1668,11 @@ def apply_action(rec, a):
                 rec["dice_n"][0] = 0
                 rec["picked"] = 0
                 rec["phase"] = Phase.DISPATCH
+        elif a < ABILITY + NF:
+            t = a - ABILITY  # a Hoplite discarded for its bonus (R43)
+            rec["f_temple"][q, t] -= 1
+            rec["f_discard"][q, t] += 1
+            rec["bonus"][1] = min(60, rec["bonus"][1] + F_DISCARD_DEFEND[t])
         else:
             t = a - PICK_FAITHFUL
             rec["f_temple"][q, t] -= 1
@@ -1307,6 +1683,11 @@ def apply_action(rec, a):
             end_raid(rec)
         elif a == PASS:
             fight(rec)
+        elif a < ABILITY + NF:
+            t = a - ABILITY  # a Captain discarded for its bonus (R43)
+            rec["f_party"][p, t] -= 1
+            rec["f_discard"][p, t] += 1
+            rec["bonus"][0] = min(60, rec["bonus"][0] + F_DISCARD_RAID[t])
         else:
             t = a - PICK_FAITHFUL
             rec["f_party"][p, t] -= 1

@@ -18,6 +18,7 @@ import numpy as np
 
 from fatezoo.envs.core.decisions import ActionSpace, Block
 from fatezoo.envs.core.dice import D6, die
+from fatezoo.envs.core.stack import stack_fields
 from fatezoo.envs.core.state import make_state_dtype
 
 from .cards import C_NAMES, F_NAMES, FATE_DECK_CAP, FATES, NC, NF, NR, NT, R_NAMES
@@ -35,6 +36,14 @@ TILE_PRICE = 3  # R21
 FATE_PRICE = 3  # R22 (designed)
 MAX_MOVES = 32  # Marker moves per Raid (R56, designed)
 GOLD_CAP = 30000  # the gold counter's range (int16)
+STACK_CAP = 16  # pending Actions (R67-R69)
+SHIELD_CAP = 60  # Prevent points one seat can hold (R80)
+DISCOUNT_CAP = 20
+# stack payload columns (after the kit's KIND, OWNER, ASK)
+S_CARD, S_TARGET, S_FLAGS = 3, 4, 5
+STACK_WIDTH = 6
+K_FATE, K_RELIC = 0, 1  # stack entry kinds: a Fate card, a Relic use
+F_COUNTERED, F_SACRIFICED = 1, 2  # S_FLAGS bits
 
 SMITING_DIE = die(3, 4, 4, 5, 5, 6)
 COMBAT_DIE = D6
@@ -65,6 +74,8 @@ class Phase(IntEnum):
     VANDAL = 15  # on Smite: the Raider picks a Relic of the Smitten player (R59)
     REINFORCE = 16  # the split into Temple and Raiding Party (R61)
     OVER = 17  # the game has ended
+    RESPOND = 18  # the asked seat may respond to the top of the stack, or pass (R69-R70)
+    FATE_TARGET = 19  # the opponent a Fate card or Relic being played targets (R78)
 
 
 NUM_PHASES = len(Phase)
@@ -102,6 +113,9 @@ FATE_DECK = SPACE.offset("fate_deck")
 FLIP = SPACE.offset("flip")
 CELL = SPACE.offset("cell")
 ROTATION = SPACE.offset("rotation")
+PLAY_FATE = SPACE.offset("play_fate")
+USE_RELIC = SPACE.offset("use_relic")
+ABILITY = SPACE.offset("ability")
 PICK_FAITHFUL = SPACE.offset("pick_faithful")
 PICK_RELIC = SPACE.offset("pick_relic")
 TARGET_SEAT = SPACE.offset("target_seat")
@@ -174,6 +188,14 @@ GAME_FIELDS = [
     ("dice_n", np.int8, (2,)),
     ("totals", np.int16, (2,)),  # last fight's Combat Rolls
     ("smite_roll", np.int8),  # last Smiting Die face (0 none)
+    # Actions and responses (R67-R80)
+    ("shield", np.int8, (MAX_P,)),  # Prevent points until the holder's next turn (R80)
+    ("waive", np.int8),  # the turn player's next Fate card ignores its Relic Cost (R72)
+    ("discount", np.int8),  # the turn player's next purchase costs this much less
+    ("actor", np.int8),  # the seat choosing a target or drawing (-1 none)
+    ("sel_play", np.int16),  # the card awaiting its target: Fate type, or NC + Relic type; -1
+    ("bonus", np.int8, (2,)),  # this fight's ability bonuses: Raider, Defender (R43)
+    *stack_fields("stack", STACK_CAP, STACK_WIDTH),
 ]
 
 STATE_DTYPE = make_state_dtype("foretold", GAME_FIELDS, Path(__file__).parent)
