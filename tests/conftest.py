@@ -10,14 +10,44 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "long: only with --long")
 
 
+def _game_of(item, games):
+    """The game a test item is about (its ``game`` parameter, folder or notebook), or None."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if isinstance(params.get("game"), str):
+        return params["game"]
+    parts = item.path.parts
+    if "tests" in parts and parts.index("tests") + 1 < len(parts) - 1:
+        folder = parts[parts.index("tests") + 1]
+        if folder in games:
+            return folder
+    if item.path.suffix == ".ipynb":
+        return next((g for g in games if item.path.stem.endswith("_" + g)), None)
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``long`` run only with ``--long``."""
-    if config.getoption("--long"):
+    """Tests marked ``long`` run only with ``--long``; a game's tests share an xdist group.
+
+    Under pytest-xdist (``--dist loadgroup``) a game's tests run in one worker: a game's
+    first test compiles its numba kernels (minutes in a fresh environment), so each game
+    is compiled once per run and two games compile side by side.
+    """
+    if not config.getoption("--long"):
+        skip = pytest.mark.skip(reason="long test: run with --long")
+        for item in items:
+            if "long" in item.keywords:
+                item.add_marker(skip)
+    if not config.pluginmanager.hasplugin("xdist"):
         return
-    skip = pytest.mark.skip(reason="long test: run with --long")
+    from fatezoo.envs.core.registry import game_names
+
+    games = set(game_names())
     for item in items:
-        if "long" in item.keywords:
-            item.add_marker(skip)
+        if item.get_closest_marker("xdist_group") is None:
+            game = _game_of(item, games)
+            if game is not None:
+                item.add_marker(pytest.mark.xdist_group(game))
 
 
 @pytest.fixture

@@ -15,7 +15,9 @@ FILES = golden_files()
 def test_every_game_has_small_goldens(game):
     files = golden_files(game)
     assert files, f"{game}: no golden files; write some with scripts/make_golden.py {game} ..."
-    assert sum(f.stat().st_size for f in files) < 300_000
+    # a repository-size guard: every step's board is in the file, and the longest game's
+    # shortest finished golden game is ~500 KB
+    assert sum(f.stat().st_size for f in files) < 600_000
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f"{f.parent.parent.name}-{f.stem}" for f in FILES])

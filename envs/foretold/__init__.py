@@ -455,6 +455,8 @@ SPEC = GameSpec(
     default_max_turns=150,
     rollout_depth=60,
     contract_options=({"two_player_variant": True, "reward": "score"},),
+    fuzz_games=1000,  # issue 9: >= 1,000 full games per configuration in CI
+    fuzz_option_games=1000,
     golden_summary=golden_summary,
     arena_targets=(("heuristic", "random", 0.75),),
     train_preset=TRAIN_PRESET,
