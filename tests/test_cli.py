@@ -159,7 +159,8 @@ def test_bench_json_shape():
 
 
 def test_bench_all_is_one_table_over_every_game(monkeypatch, capsys):
-    out = run_cli("bench", "--seconds", 0.05, "--envs", 16, "--json")
+    # every game's kernels load (or, in a fresh environment, compile) in this one process
+    out = run_cli("bench", "--seconds", 0.05, "--envs", 16, "--json", timeout=1800)
     assert out.returncode == 0, out.stderr
     res = json.loads(out.stdout)
     assert [r["game"] for r in res["games"]] == list(fatezoo.GAMES)
@@ -369,7 +370,8 @@ def test_human_agent_end_of_input_in_arena_is_one_line():
     assert "Traceback" not in out.stderr
     # on a busy machine the warm-up can outlast the compile notice's delay: that line is fine
     lines = [ln for ln in out.stderr.strip().splitlines()
-             if not ln.startswith(f"compiling {GAME} kernels (first run only)")]
+             if not ln.startswith((f"compiling {GAME} kernels (first run only)",
+                                   f"compiled {GAME} kernels in "))]
     assert lines == [
         "fatezoo arena: error: human agent: end of input (stdin closed) while asking for an "
         "action"]

@@ -534,7 +534,10 @@ def test_ctrl_c_saves_a_final_checkpoint(tmp_path):
     cmd = [sys.executable, "-m", "fatezoo.training.cli", "train", GAME, "--timesteps",
            "100000000", "--imitation-steps", "0", "--eval-every", "0", "--out-dir",
            str(tmp_path), "--no-progress", *TINY]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # a suite started in the background by a shell (`cmd &`) ignores SIGINT, and a child
+    # inherits that: give the child the default, as a terminal would
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 300
         started = False
