@@ -455,13 +455,12 @@ def _log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-SB3_ONLY = {  # TrainOptions field -> (its neutral value, why the RLlib backend refuses another)
-    "vec": ("core", "RLlib steps its own multi-agent env"),
-    "lr_schedule": ("constant", "RLlib schedules count env steps of every seat, not the "
-                    "learner's timesteps"),
-    "target_kl": (None, "RLlib's PPO has no early stop of an update's epochs"),
-    "device": ("cpu", "the RLlib backend trains on CPU"),
-    "verbose": (0, "SB3's own tables"),
+SB3_ONLY = {  # TrainOptions field -> why the RLlib backend refuses a value other than its default
+    "vec": "RLlib steps its own multi-agent env",
+    "lr_schedule": "RLlib schedules count env steps of every seat, not the learner's timesteps",
+    "target_kl": "RLlib's PPO has no early stop of an update's epochs",
+    "device": "the RLlib backend trains on CPU",
+    "verbose": "SB3's own tables",
 }
 
 
@@ -471,7 +470,9 @@ def check_rllib_options(opts: TrainOptions) -> None:
     The imitation warm start is SB3's too; an explicit ``imitation_steps`` > 0 is refused,
     the automatic one (``imitation_steps`` None) is skipped and the run's log says so.
     """
-    for name, (neutral, why) in SB3_ONLY.items():
+    neutral_defaults = TrainOptions.neutral_defaults()
+    for name, why in SB3_ONLY.items():
+        neutral = neutral_defaults[name]
         if getattr(opts, name) != neutral:
             raise ValueError(f"train --backend rllib: {name}={getattr(opts, name)!r} is an "
                              f"SB3 option ({why}); expected {neutral!r} or --backend sb3")
