@@ -115,7 +115,8 @@ def test_default_opponent_is_seeded_random():
     assert play(5) != play(6)
 
 
-def test_maskable_ppo_learns_through_gymnasium_make():
+def test_maskable_ppo_learns_through_gymnasium_make(monkeypatch, tmp_path):
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # SB3's default logger makes a folder there
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks

@@ -226,6 +226,7 @@ def test_maskable_ppo_uses_the_mask_array_directly():
 def test_subproc_gym_training_never_plays_an_illegal_action():
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
     from fatezoo.training.train import TrainOptions, make_env
@@ -245,6 +246,7 @@ def test_subproc_gym_training_never_plays_an_illegal_action():
     try:
         model = MaskablePPO("MlpPolicy", env, n_steps=512, batch_size=512, n_epochs=1,
                             seed=0, policy_kwargs={"net_arch": [32]})
+        model.set_logger(Logger(None, []))  # no /tmp/SB3-* folder left behind
         count = Count()
         model.learn(2048, callback=count)
     finally:

@@ -98,6 +98,7 @@ def bench_learn(opts, rollouts: int, env_seconds: float) -> dict:
         ``env`` (:func:`bench_env_only`); ``num_envs``.
     """
     import torch
+    from stable_baselines3.common.logger import Logger
 
     from .train_envs import make_env, make_model
 
@@ -106,6 +107,7 @@ def bench_learn(opts, rollouts: int, env_seconds: float) -> dict:
     try:
         env_only = bench_env_only(env, env_seconds, opts.seed) if env_seconds > 0 else None
         model = make_model(opts, env)
+        model.set_logger(Logger(None, []))  # SB3 default: an empty /tmp/SB3-* dir
         train_time = [0.0]
         train = model.train
 
