@@ -48,13 +48,14 @@ def test_arena_games_do_not_depend_on_the_batch_size(num_players):
     assert len(np.unique(ref, axis=0)) > 1  # the games differ: the check has teeth
     for b, (_, _, _, returns, truncated, steps) in runs.items():
         assert np.array_equal(returns, ref), f"batch {b} changed some games"
-        assert np.array_equal(truncated, ref_trunc) and steps == ref_steps
+        assert np.array_equal(truncated, ref_trunc) and np.array_equal(steps, ref_steps)
     # game g replayed alone, on the AEC env, with its seats' streams, is the same game
     agents = runs[64][0]
     for g in (0, 1, 7, 38, 63):
         alone, record = replay_game(GAME, agents, seats[g], seeds[g], num_players, OPTIONS)
         assert np.array_equal(alone, ref[g]), f"game {g} replayed alone differs"
         assert record["seed"] == int(seeds[g]) and record["actions"]
+        assert len(record["actions"]) == ref_steps[g]  # the arena's game length is its decisions
         one, _, _ = play_batch(GAME, agents, seats[g:g + 1], seeds[g:g + 1], num_players,
                                OPTIONS)
         assert np.array_equal(one[0], ref[g])
@@ -78,6 +79,12 @@ def test_run_arena_same_result_for_every_batch_size():
         assert res["wins"] == results[0]["wins"] and res["ties"] == results[0]["ties"]
         assert res["ratings"] == results[0]["ratings"]
         assert res["steps"] == results[0]["steps"]
+        assert res["game_length"] == results[0]["game_length"]
+    _, _, _, _, _, lengths = arena_games(["random", "heuristic"], 24, 3, seed=2, batch=24)
+    assert results[0]["steps"] == lengths.sum() and lengths.min() < lengths.max()
+    assert results[0]["game_length"] == {"median": float(np.median(lengths)),
+                                         "mean": float(lengths.mean()),
+                                         "min": int(lengths.min()), "max": int(lengths.max())}
 
 
 def test_ismcts_arena_does_not_depend_on_the_batch_size():

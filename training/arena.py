@@ -175,7 +175,8 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
             place; None: :func:`seat_rng_words` of each seed.
 
     Returns:
-        (returns (B, n) float32 total rewards per seat, truncated (B,) bool, steps int).
+        (returns (B, n) float32 total rewards per seat, truncated (B,) bool, lengths (B,)
+        int64 decisions asked of the agents in each game).
     """
     b = len(seeds)
     if rng is None:
@@ -193,7 +194,7 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
     done = np.zeros(b, bool)
     truncated = np.zeros(b, bool)
     actions = np.full(b, -1, np.int64)
-    steps = 0
+    lengths = np.zeros(b, np.int64)
     ask = [_asker(agent) for agent in agents]
     while not done.all():
         owner = seat_agents[rows, player]
@@ -209,14 +210,14 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
             rng[sel, player[sel]] = words
         # views of the env's buffers: read (above) before the next step overwrites them
         obs, mask, player, _, term, trunc = vec.step(actions, copy=False)
-        steps += int(live.sum())
+        lengths += live
         newly = (term | trunc) & ~done
         truncated |= trunc & newly
         done |= newly
         if progress is not None and newly.any():
             progress.update(int(newly.sum()))
     returns = vec.states["returns"][:, :num_players].astype(np.float32)
-    return returns, truncated, steps
+    return returns, truncated, lengths
 
 
 def play_games(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarray,
@@ -228,18 +229,18 @@ def play_games(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
     agents, so any split of the rows (batch sizes, workers) gives the same rows.
 
     Returns:
-        (returns (G, n) float32, truncated (G,) bool, steps int), as :func:`play_batch`.
+        (returns (G, n) float32, truncated (G,) bool, lengths (G,) int64), as
+        :func:`play_batch`.
     """
     g = len(seeds)
     returns = np.zeros((g, num_players), np.float32)
     truncated = np.zeros(g, bool)
-    steps = 0
+    lengths = np.zeros(g, np.int64)
     for lo in range(0, g, batch):
         hi = min(lo + batch, g)
-        returns[lo:hi], truncated[lo:hi], n = play_batch(
+        returns[lo:hi], truncated[lo:hi], lengths[lo:hi] = play_batch(
             game, agents, seat_agents[lo:hi], seeds[lo:hi], num_players, options, progress)
-        steps += n
-    return returns, truncated, steps
+    return returns, truncated, lengths
 
 
 def replay_game(game: str, agents: list, seating, game_seed: int, num_players: int = 2,
@@ -340,10 +341,10 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     seat_table = table[lineup_of]
     try:
         if runner is None:
-            returns, trunc, steps = play_games(game, players, seat_table, seeds, num_players,
-                                               options, batch, bar)
+            returns, trunc, lengths = play_games(game, players, seat_table, seeds,
+                                                 num_players, options, batch, bar)
         else:
-            returns, trunc, steps = runner(game, specs, agent_seeds, seat_table, seeds,
+            returns, trunc, lengths = runner(game, specs, agent_seeds, seat_table, seeds,
                                            num_players, options, batch, bar)
     finally:
         bar.close()
@@ -395,7 +396,9 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
         "matrix": matrix, "ci": ci, "counts": cnt, "scores": sc,
         "wins": w, "ties": t_, "losses": l_, "per_agent": per_agent,
         "ratings": ratings, "rating_model": RATING_MODEL, "prior_games": float(prior_games),
-        "truncated": truncated, "steps": steps, "seconds": seconds,
+        "truncated": truncated, "steps": int(lengths.sum()), "seconds": seconds,
+        "game_length": {"median": float(np.median(lengths)), "mean": float(lengths.mean()),
+                        "min": int(lengths.min()), "max": int(lengths.max())},
     }
 
 
@@ -406,6 +409,8 @@ def format_result(result: dict) -> str:
              f"seed {result['seed']}, {len(result['lineups'])} lineups, "
              f"{result['truncated']} truncated, {result['seconds']:.1f}s "
              f"({result['steps'] / max(result['seconds'], 1e-9):,.0f} steps/s)",
+             "game length (decisions asked of the agents): median {median:g}, mean {mean:.1f}, "
+             "min {min}, max {max}".format(**result["game_length"]),
              "",
              "win rate of row vs column (ties count half), 95% Wilson CI, pairings:"]
     cells = {}

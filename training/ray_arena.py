@@ -56,7 +56,7 @@ def _worker_agents(game, specs, agent_seeds, num_players):
 
 def play_chunk(game, specs, agent_seeds, seat_agents, seeds, num_players, options, batch,
                kill_once=None):
-    """One Ray task: play a chunk of arena games; ``(returns, truncated, steps)``.
+    """One Ray task: play a chunk of arena games; ``(returns, truncated, lengths)``.
 
     ``kill_once``: for the fault-tolerance test, a file path: the first attempt to find no
     file there creates it and kills its own worker process (SIGKILL), as a crash would.
@@ -119,7 +119,7 @@ def ray_runner(workers: int | None = None, chunk: int | None = None,
         bounds = [(lo, min(lo + size, g)) for lo in range(0, g, size)]
         returns = np.zeros((g, num_players), np.float32)
         truncated = np.zeros(g, bool)
-        steps = 0
+        lengths = np.zeros(g, np.int64)
         pending: dict = {}
         todo = list(bounds)
         try:
@@ -145,14 +145,13 @@ def ray_runner(workers: int | None = None, chunk: int | None = None,
                         raise RuntimeError(f"ray arena: games {lo}..{hi - 1} failed after "
                                            f"{max_retries} reruns: {type(err).__name__}"
                                            f"{': ' + first if first else ''}") from None
-                    returns[lo:hi], truncated[lo:hi] = r, t
-                    steps += int(n)
+                    returns[lo:hi], truncated[lo:hi], lengths[lo:hi] = r, t, n
                     if progress is not None:
                         progress.update(hi - lo)
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)
-        return returns, truncated, steps
+        return returns, truncated, lengths
 
     return run
 
