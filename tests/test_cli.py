@@ -90,6 +90,13 @@ def test_arena_text_and_bad_agent():
     out = run_cli("arena", GAME, "--agents", "random,heuristic", "--games", 4, "--seasons", 1)
     assert out.returncode == 0, out.stderr
     assert "win rate of row vs column" in out.stdout and "ratings" in out.stdout
+    assert "game length (decisions asked of the agents): median " in out.stdout
+    # stderr is not a terminal: progress is a line (the last one when the games are done)
+    assert f"{GAME} arena: 4/4 games (100%)" in out.stderr and "; done" in out.stderr
+    assert "\r" not in out.stderr
+    quiet = run_cli("arena", GAME, "--agents", "random,heuristic", "--games", 4, "--seasons", 1,
+                    "--no-progress")
+    assert quiet.returncode == 0 and f"{GAME} arena:" not in quiet.stderr
     bad = run_cli("arena", GAME, "--agents", "random,nobody", "--games", 4)
     assert bad.returncode == 2 and "unknown agent spec 'nobody'" in bad.stderr
 

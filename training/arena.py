@@ -46,7 +46,7 @@ from fatezoo.agents import make_agent
 from fatezoo.agents.base import accepts_rng
 from fatezoo.envs.core.registry import get_spec
 
-from .progress import Progress, warm_kernels
+from .progress import Progress, ProgressReport, warm_kernels
 from .ratings import MODEL, finishing_groups, fit_outcomes
 
 RATING_MODEL = MODEL
@@ -294,7 +294,8 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
             derive from it).
         batch: games played at once on the vector env.
         options: further env options (``max_turns``, ``reward``, the game's own options).
-        progress: True/False to force the stderr progress bar; None: only on a tty.
+        progress: False: none; True or None: on stderr, a bar on a terminal, else a line
+            every 30 seconds (so ``nohup`` runs and CI logs show it).
         prior_games: the ratings' prior: virtual drawn games of each agent against a
             virtual agent of strength 0, keeping perfect records finite (see
             :func:`fatezoo.training.ratings.fit_ratings`).
@@ -337,7 +338,7 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     seat_games = np.zeros((k, num_players), np.int64)
     outcomes: Counter = Counter()
     start = time.perf_counter()
-    bar = Progress(games, f"{game} arena", enabled=progress)
+    bar = ProgressReport(games, f"{game} arena", enabled=progress, unit="games")
     seat_table = table[lineup_of]
     try:
         if runner is None:

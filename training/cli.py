@@ -96,7 +96,8 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
     p.add_argument("--batch", type=int, default=256, help="games run at once (default 256)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress (default: a bar on a terminal, else a line every 30 s)")
     p.add_argument("--plot", default=None, metavar="OUT.png",
                    help="also save the win-rate matrix and ratings as a PNG")
     p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",

@@ -35,7 +35,7 @@ def imitation_warmup(model, env, teacher, steps: int, epochs: int, progress=None
         steps: decisions to imitate (rounded up to whole rollouts).
         epochs: passes over each rollout.
         progress: optional object with ``update(n)`` told of each rollout's decisions (a
-            :class:`~fatezoo.training.train_monitor.ProgressReport`).
+            :class:`~fatezoo.training.progress.ProgressReport`).
 
     Returns:
         ``steps``, ``seconds``, ``accuracy`` (greedy policy agreeing with the teacher on

@@ -1,11 +1,11 @@
 """What runs between PPO steps (snapshots, evals, checkpoints, progress) and atomic saving.
 
 :class:`TrainingMonitor` is plain Python; :meth:`TrainingMonitor.sb3_callback` wraps it as an
-SB3 callback. :class:`ProgressReport` draws a bar on a terminal and otherwise prints a short
-line every ``log_every`` seconds and at each evaluation (so CI logs and ``nohup`` runs show
-progress). Files a run keeps are written to a temporary file in the same folder, then
-renamed over the final name (:func:`atomic_write`): an interrupted save never leaves a
-truncated ``.zip`` or ``result.json`` behind.
+SB3 callback. :class:`~fatezoo.training.progress.ProgressReport` draws a bar on a terminal
+and otherwise prints a short line every ``log_every`` seconds and at each evaluation (so CI
+logs and ``nohup`` runs show progress). Files a run keeps are written to a temporary file
+in the same folder, then renamed over the final name (:func:`atomic_write`): an
+interrupted save never leaves a truncated ``.zip`` or ``result.json`` behind.
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ import contextlib
 import csv
 import os
 import secrets
-import sys
 import time
 from pathlib import Path
 
 from .options import TrainOptions
-from .progress import Progress
+from .progress import ProgressReport
 from .train_eval import GreedyPolicyAgent, eval_opponents, evaluate
 
 
@@ -79,62 +78,6 @@ def write_text(path, text: str) -> None:
     """Write ``text`` to ``path`` atomically."""
     with atomic_write(path, "w") as f:
         f.write(text)
-
-
-class ProgressReport:
-    """Training progress on stderr: a bar on a terminal, else a line every ``every`` seconds.
-
-    Args:
-        total: the count that means done.
-        desc: a label (``"fatefell train"``).
-        enabled: True/False to force; None: on (a bar if ``stream`` is a terminal, else
-            lines).
-        every: seconds between lines when not on a terminal.
-        stream: where to write (default stderr).
-        unit: what is counted, in the lines.
-    """
-
-    def __init__(self, total: int, desc: str, enabled: bool | None = None,
-                 every: float = 30.0, stream=None, unit: str = "timesteps"):
-        self.stream = sys.stderr if stream is None else stream
-        isatty = getattr(self.stream, "isatty", None)
-        tty = bool(isatty and isatty())
-        self.enabled = enabled is not False
-        self.total, self.desc, self.every, self.unit = int(total), desc, float(every), unit
-        self.bar = Progress(total, desc, stream=self.stream, enabled=self.enabled and tty)
-        self.lines = self.enabled and not tty
-        self.count = 0
-        self.start = self._last = time.perf_counter()
-
-    def update(self, n: int) -> None:
-        """Advance by ``n``; print a line if ``every`` seconds passed since the last one."""
-        self.count += int(n)
-        self.bar.update(n)
-        if self.lines and time.perf_counter() - self._last >= self.every:
-            self.line()
-
-    def line(self, extra: str = "") -> None:
-        """Print one progress line now (no-op on a terminal or when disabled)."""
-        if not self.lines:
-            return
-        now = time.perf_counter()
-        self._last = now
-        elapsed = now - self.start
-        rate = self.count / elapsed if elapsed > 0 else 0.0
-        pct = 100.0 * self.count / self.total if self.total else 100.0
-        text = (f"{self.desc}: {self.count:,}/{self.total:,} {self.unit} ({pct:.0f}%), "
-                f"{elapsed:.0f}s, {rate:,.0f}/s")
-        if rate > 0 and self.count < self.total:
-            text += f", eta {(self.total - self.count) / rate:.0f}s"
-        self.stream.write(text + (f"; {extra}" if extra else "") + "\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        """End the bar's line, or print a last line."""
-        self.bar.close()
-        if self.lines and self.count:
-            self.line("done" if self.count >= self.total else "stopped")
-            self.lines = False
 
 
 class TrainingMonitor:
