@@ -278,6 +278,23 @@ def test_train_arguments_round_trip():
     opts = options_from_args(parser.parse_args([GAME, "--target-kl", "none",
                                                 "--imitation-steps", "0"]))
     assert opts.target_kl is None and opts.imitation_steps == 0
+    opts = options_from_args(parser.parse_args([GAME, "--cpu-time-limit", "3600"]))
+    assert opts.cpu_time_limit == 3600.0 and opts.time_limit is None
+    with pytest.raises(ValueError, match=r"cpu_time_limit must be > 0 seconds or None, got -1"):
+        options_from_args(parser.parse_args([GAME, "--cpu-time-limit", "-1"]))
+
+
+def test_cpu_time_limit_stops_training_and_is_reported(tmp_path):
+    from fatezoo.training.train import TrainOptions, format_train_result, train
+
+    opts = TrainOptions(GAME, timesteps=10**8, cpu_time_limit=1.0, num_envs=8, n_steps=64,
+                        batch_size=128, n_epochs=1, net_arch=(16,), imitation_steps=0,
+                        eval_every=0, final_eval_games=0, out_dir=str(tmp_path),
+                        progress=False)
+    result = train(opts)
+    assert result["stopped_by_time"] and 8 <= result["timesteps"] < 10**8  # stopped early
+    assert result["cpu_seconds"] >= 1.0
+    assert "(stopped by the time limit); the whole run used" in format_train_result(result)
 
 
 @pytest.mark.parametrize("game", game_names())

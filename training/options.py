@@ -75,6 +75,10 @@ class TrainOptions:
     time_limit: float | None = _opt(
         None, "stop after this many wall seconds, whatever --timesteps says (the final "
         "checkpoint and eval still happen; none: no limit)", metavar="SECONDS")
+    cpu_time_limit: float | None = _opt(
+        None, "stop after this many CPU seconds of the training process, all its threads, "
+        "warm start and evals included (30 minutes on 2 cores: 3600): a budget that other "
+        "jobs on the machine cannot shrink (none: no limit)", metavar="SECONDS")
     num_envs: int = _opt(64, "games played at once", flag="--envs")
     num_players: int = _opt(2, "seats per game (the learner takes one, opponents the rest)",
                             flag="--players")
@@ -204,7 +208,7 @@ class TrainOptions:
         if self.vec != "core" and self.w_random + self.w_heuristic <= 0:
             raise ValueError(f"train: vec={self.vec!r} has no self-play; give w_random or "
                              "w_heuristic a positive weight")
-        for name in ("time_limit",):
+        for name in ("time_limit", "cpu_time_limit"):
             v = getattr(self, name)
             if v is not None and not (isinstance(v, (int, float)) and v > 0):
                 raise ValueError(f"train: {name} must be > 0 seconds or None, got {v!r}")
@@ -397,7 +401,7 @@ def add_train_arguments(parser: argparse.ArgumentParser, game: str | None = None
             kwargs["choices"] = meta["choices"]
         elif isinstance(base, tuple):
             kwargs["type"] = _int_list if f.name in ("net_arch", "shared_layers") else _str_list
-        elif f.name in ("time_limit", "target_kl"):
+        elif f.name in ("time_limit", "cpu_time_limit", "target_kl"):
             kwargs["type"] = _optional(float)
             kwargs["metavar"] = "X"
         elif f.name == "imitation_steps":
@@ -436,7 +440,7 @@ def options_from_args(args: argparse.Namespace) -> TrainOptions:
     """
     names = {f.name for f in dataclasses.fields(TrainOptions)}
     kwargs = {k: v for k, v in vars(args).items() if k in names and v is not None}
-    for key in ("time_limit", "target_kl", "imitation_steps"):
+    for key in ("time_limit", "cpu_time_limit", "target_kl", "imitation_steps"):
         if kwargs.get(key) is _NONE:  # "none" given explicitly
             kwargs[key] = None
     extra = game_options(args)

@@ -461,6 +461,7 @@ SB3_ONLY = {  # TrainOptions field -> why the RLlib backend refuses a value othe
     "target_kl": "RLlib's PPO has no early stop of an update's epochs",
     "device": "the RLlib backend trains on CPU",
     "verbose": "SB3's own tables",
+    "cpu_time_limit": "RLlib's env runners are other processes; use time_limit",
 }
 
 

@@ -157,6 +157,7 @@ def train(opts: TrainOptions) -> dict:
         "steps_per_s": model.num_timesteps / seconds if seconds > 0 else None,
         "final_eval": final, "final_eval_games": 0 if interrupted else int(opts.final_eval_games),
         "evals": monitor.evals, "stopped_by_time": monitor.stopped_by_time,
+        "cpu_seconds": monitor.cpu(),
         "interrupted": interrupted, "imitation": warmup,
         "options": dataclasses.asdict(opts),
     }
@@ -170,8 +171,10 @@ def format_train_result(result: dict) -> str:
     """A few lines summing up a :func:`train` result."""
     how = (" (stopped by the time limit)" if result["stopped_by_time"] else
            " (interrupted)" if result.get("interrupted") else "")
+    cpu = result.get("cpu_seconds")
     lines = [f"trained {result['timesteps']:,} timesteps in {result['seconds']:.0f}s "
-             f"({result['steps_per_s'] or 0:,.0f} steps/s){how}",
+             f"({result['steps_per_s'] or 0:,.0f} steps/s){how}"
+             + (f"; the whole run used {cpu:,.0f} CPU seconds" if cpu is not None else ""),
              f"run: {result['run_dir']}", f"checkpoint: {result['checkpoint']}"]
     if result["final_eval"] is None:
         lines.append("no final evaluation (final_eval_games 0)" if not result.get("interrupted")

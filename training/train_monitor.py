@@ -93,7 +93,7 @@ class TrainingMonitor:
         self.opts = opts
         self.run_dir = Path(run_dir)
         self.pool = pool
-        self.start = time.perf_counter()
+        self.start, self.cpu_start = time.perf_counter(), time.process_time()
         self.next_snapshot = 0
         self.next_eval = opts.eval_every if opts.eval_every else None
         self.next_checkpoint = opts.checkpoint_every if opts.checkpoint_every else None
@@ -112,6 +112,16 @@ class TrainingMonitor:
     def wall(self) -> float:
         """Seconds since the monitor was made."""
         return time.perf_counter() - self.start
+
+    def cpu(self) -> float:
+        """CPU seconds of this process (all threads) since the monitor was made."""
+        return time.process_time() - self.cpu_start
+
+    def out_of_time(self) -> bool:
+        """True once the wall or the CPU time limit is reached."""
+        opts = self.opts
+        return ((opts.time_limit is not None and self.wall() >= opts.time_limit)
+                or (opts.cpu_time_limit is not None and self.cpu() >= opts.cpu_time_limit))
 
     def snapshot(self, model) -> None:
         """Add a frozen copy of the policy to the opponent pool."""
@@ -170,7 +180,7 @@ class TrainingMonitor:
         if self.next_checkpoint is not None and t >= self.next_checkpoint:
             self.checkpoint(model, f"step_{t}")
             self.next_checkpoint = t + self.opts.checkpoint_every
-        if self.opts.time_limit is not None and self.wall() >= self.opts.time_limit:
+        if self.out_of_time():
             self.stopped_by_time = True
             return False
         return True
