@@ -18,8 +18,8 @@ TRAIN_PRESET = {
     "learning_rate": 3e-4,
     "ent_coef": 0.01,
     "net_arch": (256, 128),
-    "w_random": 0.3,
-    "w_heuristic": 0.7,
+    "w_random": 0.5,  # 0.3 plateaued at 86% vs random in a 30-minute run (1.3M timesteps)
+    "w_heuristic": 0.5,
     "snapshot_every": 500_000,
     "eval_every": 1_000_000,
     "checkpoint_every": 2_000_000,
