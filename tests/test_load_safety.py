@@ -266,6 +266,18 @@ def test_step_returns_copies_unless_asked_for_the_buffers():
     for a, b in zip(out, kept):
         assert (a == b).all(), "a later step changed arrays returned earlier"
     assert out[0] is not vec.obs and out[1] is not vec.mask
+    kept2 = [x.copy() for x in out2]
+    saved = vec.save_states()
     views = vec.step(out2[1].argmax(1), copy=False)
     assert views[0] is vec.obs and views[1] is vec.mask
     assert np.shares_memory(views[3], vec._rewards)
+    # step(copy=True) encodes straight into the array it hands out; whatever writes the
+    # env's buffers later (a view step, load_states, reset) must not touch that array
+    assert np.array_equal(views[0], vec.observe(vec.current_player))
+    vec.load_states(saved)
+    assert np.array_equal(vec.obs, kept2[0])  # the same records encode the same
+    vec.reset()
+    for a, b in zip(out2, kept2):
+        assert (a == b).all(), "a view step, load_states or reset changed a returned array"
+    again = vec.step(vec.mask.argmax(1))
+    assert np.array_equal(again[0], vec.observe(vec.current_player))

@@ -54,6 +54,7 @@ class VecEnv:
         self.mask, self.obs, self._rewards, self._term, self._trunc = K.empty_buffers(
             b, spec.num_actions, spec.obs_size, MAX_PLAYERS)
         self._actions = np.zeros(b, np.int64)
+        self._obs_given = False  # self.obs was returned by step(copy=True): the caller owns it
         self._seed = self._check_seed(seed)
         self._reset_next = None  # rows loaded as ended games, reset by the next auto-reset step
         self.started = False
@@ -97,7 +98,7 @@ class VecEnv:
     def reset(self, seed=None):
         """Deal new games (``seed`` as in the constructor; None reuses the constructor's)."""
         self.seed_states(self._seed if seed is None and not self.started else seed)
-        K.batch_reset(self.states, self.mask, self.obs)
+        K.batch_reset(self.states, self.mask, self._obs_buffer())
         self._term[:] = 0
         self._trunc[:] = 0
         self._reset_next = None
@@ -177,16 +178,27 @@ class VecEnv:
         if self._reset_next is not None:
             K.batch_reset_some(self.states, self._reset_next.view(np.int8), self.mask)
             self._reset_next = None
-        K.batch_step(self.states, acts, self.mask, self.obs, self._rewards,
+        # every row's observation is encoded whole, so with copy=True the kernel writes
+        # straight into the new array it returns (no second pass over B x D floats)
+        obs = np.empty_like(self.obs) if copy else self._obs_buffer()
+        K.batch_step(self.states, acts, self.mask, obs, self._rewards,
                      self._term, self._trunc, self.auto_reset)
+        self.obs, self._obs_given = obs, bool(copy)
         if not self.auto_reset:
             self._mark_ended_legal()
         rewards = self._rewards[:, : self.num_players]
         term, trunc = self._term.view(bool), self._trunc.view(bool)
         if copy:
-            return (self.obs.copy(), self.mask.copy(), self.current_player, rewards.copy(),
+            return (obs, self.mask.copy(), self.current_player, rewards.copy(),
                     term.copy(), trunc.copy())
-        return self.obs, self.mask, self.current_player, rewards, term, trunc
+        return obs, self.mask, self.current_player, rewards, term, trunc
+
+    def _obs_buffer(self) -> np.ndarray:
+        """``self.obs`` to write into; a new one where step() handed the last one out."""
+        if self._obs_given:
+            self.obs = np.empty_like(self.obs)
+            self._obs_given = False
+        return self.obs
 
     def observe(self, players) -> np.ndarray:
         """Observations of every game for ``players`` (B,) seats (a new array)."""
@@ -204,6 +216,7 @@ class VecEnv:
         other.__dict__.update(self.__dict__)
         for k in ("states", "obs", "mask", "_rewards", "_term", "_trunc", "_actions"):
             setattr(other, k, getattr(self, k).copy())
+        other._obs_given = False
         if self._reset_next is not None:
             other._reset_next = self._reset_next.copy()
         other.options = dict(self.options)
@@ -228,7 +241,7 @@ class VecEnv:
         self.states[:] = states
         for i in range(self.num_envs):
             K.mask_one(self.states, i, self.mask[i])
-        K.batch_encode(self.states, self.current_player, self.obs)
+        K.batch_encode(self.states, self.current_player, self._obs_buffer())
         self._term[:] = self.states["terminated"]
         self._trunc[:] = self.states["truncated"]
         ended = (self._term | self._trunc).astype(bool)
