@@ -458,6 +458,9 @@ SPEC = GameSpec(
     fuzz_games=1000,  # issue 9: >= 1,000 full games per configuration in CI
     fuzz_option_games=1000,
     golden_summary=golden_summary,
+    # batched steps/s at 1,024 envs; about half of `fatezoo bench foretold`'s 122,840 on
+    # 2 cores (issue 9 asks 300,000: RULES.md Status)
+    bench_floor=60_000.0,
     arena_targets=(("heuristic", "random", 0.75),),
     train_preset=TRAIN_PRESET,
     how_to_win=HOW_TO_WIN,
