@@ -925,6 +925,21 @@ def can_use_relic(rec, p, r, response):
 
 
 @njit(cache=True)
+def action_mask(rec, p, responding, mask):
+    """The PLAY_FATE and USE_RELIC actions seat ``p`` may take now (R63, R72-R73).
+
+    ``responding``: as the asked seat of a response window (R69), else as the turn player's
+    own Action in their Marketplace Step.
+    """
+    for k in range(NC):
+        if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, responding):
+            mask[PLAY_FATE + k] = 1
+    for r in range(NR):
+        if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
+            mask[USE_RELIC + r] = 1
+
+
+@njit(cache=True)
 def has_response(rec, p):
     """R70: whether seat ``p`` has a legal response to the top of the stack."""
     if not rec["alive"][p]:
@@ -1117,12 +1132,7 @@ def market_legal(rec, mask):
     for c in range(CELLS):
         if can_flip(rec, p, c):
             mask[FLIP + c] = 1
-    for k in range(NC):
-        if can_play_fate(rec, p, k, False):
-            mask[PLAY_FATE + k] = 1
-    for r in range(NR):
-        if can_use_relic(rec, p, r, False):
-            mask[USE_RELIC + r] = 1
+    action_mask(rec, p, False, mask)
     mask[PASS] = 1
 
 
@@ -1461,13 +1471,7 @@ def legal_mask(rec, mask):
     if ph == Phase.MARKET:
         market_legal(rec, mask)
     elif ph == Phase.RESPOND:
-        s = int(rec["current_player"])
-        for k in range(NC):
-            if can_play_fate(rec, s, k, True):
-                mask[PLAY_FATE + k] = 1
-        for r in range(NR):
-            if can_use_relic(rec, s, r, True):
-                mask[USE_RELIC + r] = 1
+        action_mask(rec, int(rec["current_player"]), True, mask)
         mask[PASS] = 1
     elif ph == Phase.FATE_TARGET:
         s = int(rec["actor"])
