@@ -63,6 +63,8 @@ from .state import (
     Phase,
 )
 
+ROUND_PHASES = (Phase.FINALIZE, Phase.RESPOND, Phase.FATE_TARGET, Phase.DRAW, Phase.CYCLE,
+                Phase.PICK_DIE)
 RAID_PHASES = (Phase.DEFEND, Phase.DISPATCH, Phase.RECALL, Phase.ADVANCE, Phase.TRAP_DISCARD,
                Phase.VANDAL)
 
@@ -127,6 +129,13 @@ def _check_fields(r: dict, n: int) -> None:
           r["discount"])
     _need(-1 <= r["actor"] < n, "actor", f"in [-1, {n})", r["actor"])
     _need(-1 <= r["sel_play"] < NC + NR, "sel_play", f"in [-1, {NC + NR})", r["sel_play"])
+    _need(0 <= r["fin"] <= 2, "fin", "0, 1 or 2", r["fin"])
+    _need(-1 <= r["priority"] < n, "priority", f"in [-1, {n})", r["priority"])
+    _need(0 <= r["passes"] < n, "passes", f"in [0, {n})", r["passes"])
+    _need(0 <= r["recall_more"] <= rules.RECALL_CAP, "recall_more",
+          f"in [0, {rules.RECALL_CAP}]", r["recall_more"])
+    _need(0 <= r["die_left"] <= 2, "die_left", "in [0, 2]", r["die_left"])
+    _need(0 <= r["die_set"] <= 6, "die_set", "in [0, 6]", r["die_set"])
     for name, hi in (("f_deck_n", F_DECK_CAP), ("r_deck_n", R_DECK_CAP), ("t_deck_n", T_DECK_CAP)):
         _need(0 <= r[name] <= hi, name, f"in [0, {hi}]", r[name])
 
@@ -138,7 +147,10 @@ def _check_stack(rec, n: int) -> None:
     sh = rec["shield"]
     _need(((sh >= 0) & (sh <= SHIELD_CAP)).all(), "shield", f"in [0, {SHIELD_CAP}]")
     _need(not sh[n:].any(), "shield of absent seats", "0")
-    _need(((rec["bonus"] >= 0) & (rec["bonus"] <= 60)).all(), "bonus", "in [0, 60]")
+    _need(((rec["bonus"] >= -60) & (rec["bonus"] <= 60)).all(), "bonus", "in [-60, 60]")
+    _need(((rec["win_ties"] == 0) | (rec["win_ties"] == 1)).all(), "win_ties", "0 or 1 per side")
+    _need(((rec["extra"] >= 0) & (rec["extra"] <= MAX_DICE)).all(), "extra",
+          f"in [0, {MAX_DICE}]")
     for i in range(top):
         kind, owner, ask, card, target, flags = (int(x) for x in rec["stack"][i, :6])
         what = f"stack entry {i}"
@@ -185,8 +197,10 @@ def _check_seats(rec, r: dict, n: int) -> None:
         _need(alive[r["turn_player"]], "turn_player", "a living seat")
         _need(alive[:n].sum() >= 2, "alive", "at least two living seats in a running game")
         want = r["defender"] if r["phase"] == Phase.DEFEND else r["turn_player"]
-        if r["phase"] in (Phase.FATE_TARGET, Phase.DRAW):
+        if r["phase"] in (Phase.FATE_TARGET, Phase.DRAW, Phase.PICK_DIE):
             want = r["actor"]
+        elif r["phase"] == Phase.FINALIZE:
+            want = r["priority"]
         elif r["phase"] == Phase.RESPOND:
             want = int(rules.asked_seat(rec["stack"], rec["stack_n"], n))
         _need(want >= 0 and alive[want], "the seat to decide", "a living seat", want)
@@ -300,7 +314,17 @@ def _check_phase(rec, r: dict, n: int) -> None:
           "set exactly while a rotation is chosen")
     _need((r["draws"] > 0) == (ph == Phase.DRAW), "draws", "positive exactly while drawing")
     _need(not r["draw_in_raid"] or ph == Phase.DRAW, "draw_in_raid", "0 outside a draw")
-    in_raid = ph in RAID_PHASES or (ph == Phase.DRAW and r["draw_in_raid"])
+    # a fight's round (R47, R51) and the Actions taken in it
+    in_round = r["fin"] > 0
+    _need(not in_round or ph in ROUND_PHASES, "fin", "0 outside a fight's round and its Actions")
+    _need(ph != Phase.FINALIZE or in_round, "fin", "set while a round asks a seat")
+    _need((r["priority"] >= 0) == in_round, "priority", "set exactly during a fight's round")
+    _need(in_round or not r["passes"], "passes", "0 outside a fight's round")
+    _need((r["die_left"] > 0) == (ph == Phase.PICK_DIE), "die_left", "positive exactly while a "
+          "die is picked")
+    _need(r["die_set"] == 0 or ph == Phase.PICK_DIE, "die_set", "0 unless a die is picked")
+    _need(ph != Phase.PICK_DIE or in_round, "fin", "a fight's round while a die is picked")
+    in_raid = ph in RAID_PHASES or (ph == Phase.DRAW and r["draw_in_raid"]) or in_round
     _need((q >= 0) == in_raid, "defender", "set exactly during a Raid")
     _need((r["marker"] >= 0) == in_raid, "marker", "set exactly during a Raid")
     _need(((rec["visited"] | rec["conquered"]) & ~1 == 0).all()
@@ -319,17 +343,27 @@ def _check_phase(rec, r: dict, n: int) -> None:
     dn = rec["dice_n"]
     _need(((dn >= 0) & (dn <= MAX_DICE)).all(), "dice_n", f"in [0, {MAX_DICE}]")
     _need(((rec["dice"] >= 0) & (rec["dice"] <= 6)).all(), "dice", "faces in [0, 6]")
-    _need(not rec["bonus"].any() or ph in (Phase.DEFEND, Phase.DISPATCH), "bonus",
-          "0 outside the Defend and dispatch steps of a fight")
+    fighting = ph in (Phase.DEFEND, Phase.DISPATCH) or in_round
+    _need(not rec["bonus"].any() or fighting, "bonus",
+          "0 outside the Defend and dispatch steps and the round of a fight")
+    _need(not (rec["win_ties"].any() or rec["extra"].any()) or fighting, "win_ties/extra",
+          "0 outside a fight")
+    _need(not r["recall_more"] or fighting or ph == Phase.RECALL, "recall_more",
+          "0 outside a fight and its recall")
+    _need(ph != Phase.DEFEND or not (rec["win_ties"].any() or rec["extra"].any()
+                                     or r["recall_more"]), "win_ties/extra",
+          "0 while Defending (no round yet)")
     _need(ph != Phase.DEFEND or (rec["bonus"][0] == 0 and (r["picked"] or not rec["bonus"][1])),
           "bonus", "only the Defender's, after a Defender is chosen, while Defending")
     top = int(rec["stack_n"][0])
-    _need(top == 0 or ph in (Phase.RESPOND, Phase.DRAW, Phase.CYCLE, Phase.FATE_TARGET),
+    _need(top == 0 or ph in (Phase.RESPOND, Phase.DRAW, Phase.CYCLE, Phase.FATE_TARGET,
+                             Phase.PICK_DIE),
           "stack_n", "0 outside response windows and the decisions of a resolving Action")
-    _need(top == 0 or not in_raid, "stack_n", "0 during a Raid (no Actions there yet)")
+    _need(top == 0 or not in_raid or in_round, "stack_n",
+          "0 during a Raid outside a fight's round")
     _need((r["sel_play"] >= 0) == (ph == Phase.FATE_TARGET), "sel_play",
           "set exactly while a target is chosen")
-    _need((r["actor"] >= 0) == (ph in (Phase.FATE_TARGET, Phase.DRAW)), "actor",
+    _need((r["actor"] >= 0) == (ph in (Phase.FATE_TARGET, Phase.DRAW, Phase.PICK_DIE)), "actor",
           "set exactly while a target is chosen or a Fate card drawn")
     if not running:
         return
@@ -350,6 +384,20 @@ def _check_phase(rec, r: dict, n: int) -> None:
         _need(q != tp and 0 <= r["marker"], "defender", "another seat, with the Marker placed")
         _need(rec["grid"][q, r["marker"]] >= 0, "marker", "on a Tile of the Defender")
         _need(rec["alive"][q] or ph == Phase.DRAW, "defender", "alive during the Raid")
+    if in_round:
+        _need(rec["f_fight"][1].any() and rec["dice_n"][1] > 0, "f_fight",
+              "Defenders and their dice in a fight's round")
+        _need(r["fin"] == 1 or rec["f_fight"][0].any() and rec["dice_n"][0] > 0, "f_fight",
+              "the dispatched and their dice in the round after the Raid roll")
+        _need(r["fin"] == 2 or not rec["f_fight"][0].any() and not rec["dice_n"][0], "f_fight",
+              "nothing dispatched in the round after the Defense roll")
+        _need(r["passes"] < int(rec["alive"][:n].sum()), "passes", "below the living seats")
+    if ph == Phase.FINALIZE and running:
+        _need(r["priority"] >= 0 and bool(rules.has_action(rec, r["priority"])), "priority",
+              "a seat with an Action to take in the round")
+    if ph == Phase.PICK_DIE and running:
+        _need(bool(rules.any_die_pickable(rec)), "dice", "a die to pick")
+        _need(r["die_set"] > 0 or r["die_left"] <= 2, "die_left", "at most 2 rerolls")
     if ph == Phase.PLACE_ROT:
         c = r["sel_cell"]
         _need(rec["grid"][tp, c] < 0 and any(rules.legal_with(rec, tp, c, r["t_held"], 0, x)
@@ -458,6 +506,9 @@ SPEC = GameSpec(
     fuzz_games=1000,  # issue 9: >= 1,000 full games per configuration in CI
     fuzz_option_games=1000,
     golden_summary=golden_summary,
+    # batched steps/s at 1,024 envs; about half of `fatezoo bench foretold`'s 122,840 on
+    # 2 cores (issue 9 asks 300,000: RULES.md Status)
+    bench_floor=60_000.0,
     arena_targets=(("heuristic", "random", 0.75),),
     train_preset=TRAIN_PRESET,
     how_to_win=HOW_TO_WIN,

@@ -95,6 +95,7 @@ R_KIND = _col(R_ROWS, "kind", ("basic", "fate", "fates").index)
 R_WHEN = _col(R_ROWS, "when", WHEN.index)
 R_EFFECT = _col(R_ROWS, "effect", _effect)
 R_A = _col(R_ROWS, "a")
+R_B = _col(R_ROWS, "b")
 R_IS_FATE = _col(R_ROWS, "kind", lambda s: s == "fate")
 R_SLOT = _col(R_ROWS, "name", lambda s: next(
     (i for i, w in enumerate(("Crown", "Shield", "Shrine", "Sword")) if s.startswith(w)), -1))
@@ -111,6 +112,7 @@ C_FATE = _col(C_ROWS, "fate", _fate)
 C_COST = _col(C_ROWS, "relic_cost")
 C_EFFECT = _col(C_ROWS, "effect", _effect)
 C_A = _col(C_ROWS, "a")
+C_B = _col(C_ROWS, "b")
 C_TIMING = _col(C_ROWS, "timing", TIMINGS.index)
 FATE_DECK_CAP = 40  # 30 base (+10 Fatesworn) cards per Fate Deck
 

@@ -43,7 +43,8 @@ OBS = ObsLayout((
     ObsField("phase", (NUM_PHASES,), "one-hot decision: cover Relic, cover Faithful, market, "
                                      "draw, cycle, place cell, place rotation, flip rotation, "
                                      "search, raid target, defend, dispatch, recall, advance, "
-                                     "trap discard, vandal, reinforce, over"),
+                                     "trap discard, vandal, reinforce, over, respond, "
+                                     "Fate target, fight round, pick a die"),
     ObsField("turn_seat", (MAX_P,), "one-hot seat whose turn it is"),
     ObsField("seats", (MAX_P, SEAT_SIZE), "per seat: alive, Life/20, gold/50, Temple, Party, "
                                           "Reinforce pool sizes /20, Fate hand /20, Stations/16, "
@@ -68,6 +69,10 @@ OBS = ObsLayout((
     ObsField("fight", (3, NF), "dispatched, Defending, Defeated Faithful by type /10"),
     ObsField("combat", (2 * MAX_DICE + 3,), "Raid and Defense dice /6, totals /40, "
                                             "Smiting Die/6"),
+    ObsField("fight_mods", (12,), "this fight: Raider's and Defender's bonus /10, their "
+                                  "maluses /10, win ties (2), extra dice to roll /3 (2), extra "
+                                  "recalls /3, round after the Defense / Raid roll (2), dice "
+                                  "still to pick /2"),
     ObsField("sel_cell", (CELLS,), "one-hot cell being placed or flipped"),
     ObsField("misc", (4,), "Devotees played/10, Fate draws left/3, search in progress, "
                            "turn/max_turns"),
@@ -95,6 +100,7 @@ O_HELD = OBS.start("held")
 O_DECKS = OBS.start("deck_sizes")
 O_RAID = OBS.start("raid")
 O_FIGHT = OBS.start("fight")
+O_MODS = OBS.start("fight_mods")
 O_COMBAT = OBS.start("combat")
 O_SEL = OBS.start("sel_cell")
 O_MISC = OBS.start("misc")
@@ -213,6 +219,15 @@ def encode(rec, viewer, omniscient, out):
             out[O_COMBAT + s * MAX_DICE + i] = rec["dice"][s, i] / 6.0
         out[O_COMBAT + 2 * MAX_DICE + s] = _c(rec["totals"][s] / 40.0)
     out[O_COMBAT + 2 * MAX_DICE + 2] = rec["smite_roll"] / 6.0
+    for s in range(2):
+        out[O_MODS + s] = _c(max(0, rec["bonus"][s]) / 10.0)
+        out[O_MODS + 2 + s] = _c(max(0, -rec["bonus"][s]) / 10.0)
+        out[O_MODS + 4 + s] = rec["win_ties"][s]
+        out[O_MODS + 6 + s] = _c(rec["extra"][s] / 3.0)
+    out[O_MODS + 8] = _c(rec["recall_more"] / 3.0)
+    if rec["fin"] > 0:
+        out[O_MODS + 8 + int(rec["fin"])] = 1.0
+    out[O_MODS + 11] = rec["die_left"] / 2.0
     if rec["sel_cell"] >= 0:
         out[O_SEL + int(rec["sel_cell"])] = 1.0
     out[O_MISC] = _c(rec["devotees"] / 10.0)

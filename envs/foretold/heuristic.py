@@ -284,6 +284,8 @@ def act_one(obs, mask, rng):
         for a in range(mask.shape[0]):
             if mask[a] and (CELL <= a < CELL + CELLS or ROTATION <= a < ROTATION + 4):
                 return a
+    if ph == Phase.FINALIZE:
+        return PASS  # no fight Fate cards or Relics yet (RULES.md Status)
     if ph == Phase.COVER_RELIC or ph == Phase.COVER_FAITHFUL:
         for a in range(SPOT, SPOT + 2 * SPOTS):
             if mask[a]:

@@ -105,6 +105,9 @@ def render_ansi(rec, seat=None) -> str:
             extra.append(f"fight {_counts(F_SHORT, rec['f_fight'][0])} v "
                          f"{_counts(F_SHORT, rec['f_fight'][1])} defeated "
                          f"{_counts(F_SHORT, rec['f_defeated'][:NF])}")
+    if rec["fin"] > 0 or rec["bonus"].any():
+        extra.append(f"round {int(rec['fin'])} bonus {int(rec['bonus'][0])}:"
+                     f"{int(rec['bonus'][1])}")
     if rec["dice_n"].any():
         extra.append(f"dice {rec['dice'][0, : rec['dice_n'][0]].tolist()}"
                      f"{rec['dice'][1, : rec['dice_n'][1]].tolist()} = "

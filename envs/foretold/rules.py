@@ -19,6 +19,7 @@ from fatezoo.envs.core.state import REWARD_SCORE
 
 from .cards import (
     C_A,
+    C_B,
     C_BASE,
     C_COPIES,
     C_COST,
@@ -47,6 +48,7 @@ from .cards import (
     NR,
     NT,
     R_A,
+    R_B,
     R_BASE,
     R_COPIES,
     R_COST,
@@ -95,6 +97,7 @@ from .state import (
     MAX_MOVES,
     MAX_P,
     PASS,
+    PICK_DIE_A,
     PICK_FAITHFUL,
     PICK_RELIC,
     PLAY_FATE,
@@ -130,6 +133,11 @@ E_GAIN_GOLD, E_DISCOUNT, E_GOLD_ALIGNED, E_HEAL_FULL, E_PREVENT, E_DAMAGE_ALL = 
     E["DAMAGE_ALL"])
 E_WAIVE, E_COST_REDUCE, E_COUNTER = E["WAIVE_COST"], E["COST_REDUCE"], E["COUNTER"]
 TM_ANY, TM_OWN, TM_STACK = (TIMINGS.index(x) for x in ("any", "own_turn", "stack"))
+TM_FIGHT, TM_DICE = TIMINGS.index("fight"), TIMINGS.index("dice")
+E_COMBAT_BONUS, E_COMBAT_MALUS, E_ADD_DIE, E_WIN_TIES, E_RECALL_EXTRA, E_PAY_BONUS = (
+    E["COMBAT_BONUS"], E["COMBAT_MALUS"], E["ADD_DIE"], E["WIN_TIES"], E["RECALL_EXTRA"],
+    E["PAY_BONUS"])
+E_REROLL, E_SET_DIE = E["REROLL_DIE"], E["SET_DIE"]
 W_USE = WHEN.index("use")
 # R43: discarding a Faithful for its ability: Captain from the Raiding Party as the Raider,
 # Hoplite from the Temple as the Defender, each +a to its side's Combat Roll in this fight
@@ -138,16 +146,20 @@ F_DISCARD_RAID = np.where((F_WHEN == WHEN.index("discard_raid")) & (F_EFFECT == 
 F_DISCARD_DEFEND = np.where(
     (F_WHEN == WHEN.index("discard_defend")) & (F_EFFECT == E["COMBAT_BONUS"]), F_A, 0
 ).astype(np.int64)
-# effects a played Fate card or used Relic resolves in this milestone (R72-R80, R63-R65);
-# the rest (fight and dice timings, Relic smashing, free buys, stealing) stay masked out
+# effects a played Fate card or used Relic resolves so far (R63-R80); the rest (Relic
+# smashing, free buys, stealing, combatant removal, PROTECT_PARTY) stay masked out
 PLAYABLE = np.zeros(len(EFFECT), np.int64)
 for _e in ("GAIN_GOLD", "DISCOUNT", "GOLD_PER_ALIGNED", "DRAW_FATE", "HEAL", "HEAL_FULL",
-           "PREVENT", "DAMAGE", "DAMAGE_ALL", "WAIVE_COST", "MARKET_CYCLE", "COUNTER"):
+           "PREVENT", "DAMAGE", "DAMAGE_ALL", "WAIVE_COST", "MARKET_CYCLE", "COUNTER",
+           "COMBAT_BONUS", "COMBAT_MALUS", "ADD_DIE", "WIN_TIES", "RECALL_EXTRA", "PAY_BONUS",
+           "REROLL_DIE", "SET_DIE"):
     PLAYABLE[E[_e]] = 1
-C_PLAYABLE = np.array([PLAYABLE[C_EFFECT[k]] and C_TIMING[k] in (TM_ANY, TM_OWN, TM_STACK)
+C_PLAYABLE = np.array([PLAYABLE[C_EFFECT[k]] and C_TIMING[k] != TIMINGS.index("none")
                        for k in range(NC)], np.int64)
 R_USABLE = np.array([R_WHEN[r] == W_USE and PLAYABLE[R_EFFECT[r]] and
-                     R_TIMING[r] in (TM_ANY, TM_OWN) for r in range(NR)], np.int64)
+                     R_TIMING[r] in (TM_ANY, TM_OWN, TM_FIGHT, TM_DICE) for r in range(NR)],
+                    np.int64)
+RECALL_CAP = 10
 
 
 def _passive(when, effect, a, name, on=W_PASSIVE):
@@ -503,8 +515,22 @@ def clear_raid(rec):
     rec["picked"] = 0
     rec["trap_left"] = 0
     rec["vandals"] = 0
-    rec["bonus"][0] = 0
-    rec["bonus"][1] = 0
+    clear_fight(rec)
+
+
+@njit(cache=True)
+def clear_fight(rec):
+    """This fight's modifiers and its round end with it (R52)."""
+    rec["fin"] = 0
+    rec["priority"] = -1
+    rec["passes"] = 0
+    rec["recall_more"] = 0
+    rec["die_left"] = 0
+    rec["die_set"] = 0
+    for s in range(2):
+        rec["bonus"][s] = 0
+        rec["win_ties"][s] = 0
+        rec["extra"][s] = 0
 
 
 @njit(cache=True)
@@ -514,8 +540,11 @@ def set_current(rec):
         rec["current_player"] = int(rec["defender"])
     elif ph == Phase.RESPOND:
         rec["current_player"] = asked_seat(rec["stack"], rec["stack_n"], rec["num_players"])
-    elif (ph == Phase.FATE_TARGET or ph == Phase.DRAW) and rec["actor"] >= 0:
+    elif (ph == Phase.FATE_TARGET or ph == Phase.DRAW or ph == Phase.PICK_DIE) \
+            and rec["actor"] >= 0:
         rec["current_player"] = int(rec["actor"])
+    elif ph == Phase.FINALIZE:
+        rec["current_player"] = int(rec["priority"])
     elif rec["phase"] != Phase.OVER:
         rec["current_player"] = int(rec["turn_player"])
 
@@ -536,7 +565,10 @@ def win(rec, w):
     rec["sel_play"] = -1
     rec["draws"] = 0
     rec["draw_in_raid"] = 0
+    rec["die_left"] = 0
     flush_stack(rec)
+    if rec["defender"] >= 0:
+        release_fight(rec)  # the game ended mid-fight (a Fate card's damage)
     clear_raid(rec)
 
 
@@ -870,6 +902,21 @@ def relic_allowance(rec, p, f):
 
 
 @njit(cache=True)
+def fight_side(rec, p):
+    """R73: seat ``p``'s side in the fight whose roll is not final (0 Raider, 1 Defender).
+
+    -1 when there is no such fight or ``p`` is not a side of it.
+    """
+    if rec["fin"] == 0 or not rec["alive"][p]:
+        return -1
+    if p == rec["turn_player"]:
+        return 0
+    if p == rec["defender"]:
+        return 1
+    return -1
+
+
+@njit(cache=True)
 def effect_does_something(rec, p, e, a):
     """R63/R78 reading: an Action that would do nothing is not offered."""
     if e == E_HEAL or e == E_HEAL_FULL:
@@ -884,6 +931,26 @@ def effect_does_something(rec, p, e, a):
             if F_FATE[t] == 2:
                 k += rec["f_discard"][p, t]
         return k > 0
+    s = fight_side(rec, p)
+    if e == E_ADD_DIE:
+        return s >= 0 and rec["dice_n"][s] + rec["extra"][s] < MAX_DICE
+    if e == E_WIN_TIES:
+        return s >= 0 and not rec["win_ties"][s]
+    if e == E_RECALL_EXTRA:
+        return s == 0 and rec["recall_more"] < RECALL_CAP
+    if e == E_PAY_BONUS:
+        return s >= 0 and rec["gold"][p] >= a
+    if e == E_COMBAT_BONUS or e == E_COMBAT_MALUS:
+        return s >= 0
+    if e == E_REROLL:
+        return rec["fin"] > 0 and rec["dice_n"][0] + rec["dice_n"][1] > 0
+    if e == E_SET_DIE:
+        if s < 0:
+            return False
+        for i in range(rec["dice_n"][s]):
+            if rec["dice"][s, i] < a:
+                return True
+        return False
     if e == E_COUNTER:
         i = rec["stack_n"][0] - 1
         return i >= 0 and rec["stack"][i, KIND] == K_FATE and rec["stack"][i, OWNER] != p \
@@ -892,19 +959,34 @@ def effect_does_something(rec, p, e, a):
 
 
 @njit(cache=True)
-def can_play_fate(rec, p, k, response):
-    """R72-R73, R78: seat ``p`` may play Fate card type ``k`` now.
+def timing_ok(rec, p, tm, response):
+    """R73: whether the `timing` column allows seat ``p`` to act now.
 
-    ``response``: as the asked seat of a response window, else as the turn player's own
-    Action in their Marketplace Step.
+    `fight`: a fight ``p`` is a side of, before the roll is final; `dice`: a combat die on
+    the table in such a fight; `own_turn`: never as a response; `stack`: only as one.
     """
-    if rec["c_hand"][p, k] <= 0 or not C_PLAYABLE[k]:
-        return False
-    tm = C_TIMING[k]
     if response:
         if tm == TM_OWN or rec["stack_n"][0] >= STACK_CAP:
             return False
-    elif tm == TM_STACK:
+    elif tm == TM_STACK or (tm == TM_OWN and p != rec["turn_player"]):
+        return False
+    if tm == TM_FIGHT:
+        return fight_side(rec, p) >= 0
+    if tm == TM_DICE:
+        return rec["fin"] > 0 and rec["dice_n"][0] + rec["dice_n"][1] > 0
+    return True
+
+
+@njit(cache=True)
+def can_play_fate(rec, p, k, response):
+    """R72-R73, R78: seat ``p`` may play Fate card type ``k`` now.
+
+    ``response``: as the asked seat of a response window, else as an Action of its own:
+    the turn player's in their Marketplace Step, anyone's in a fight's round (R51).
+    """
+    if rec["c_hand"][p, k] <= 0 or not C_PLAYABLE[k]:
+        return False
+    if not timing_ok(rec, p, C_TIMING[k], response):
         return False
     waived = rec["waive"] and p == rec["turn_player"]
     if not waived and relic_allowance(rec, p, C_FATE[k]) < C_COST[k]:
@@ -917,11 +999,26 @@ def can_use_relic(rec, p, r, response):
     """R63-R65: seat ``p`` may use Relic type ``r`` now."""
     if rec["r_owned"][p, r] <= 0 or not R_USABLE[r]:
         return False
-    if response and (R_TIMING[r] == TM_OWN or rec["stack_n"][0] >= STACK_CAP):
+    if not timing_ok(rec, p, R_TIMING[r], response):
         return False
     if R_USE_DEVOTEE[r] and rec["f_discard"][p, DEVOTEE] <= 0:
         return False
     return effect_does_something(rec, p, R_EFFECT[r], R_A[r])
+
+
+@njit(cache=True)
+def action_mask(rec, p, responding, mask):
+    """The PLAY_FATE and USE_RELIC actions seat ``p`` may take now (R63, R72-R73).
+
+    ``responding``: as the asked seat of a response window (R69), else as the turn player's
+    own Action in their Marketplace Step.
+    """
+    for k in range(NC):
+        if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, responding):
+            mask[PLAY_FATE + k] = 1
+    for r in range(NR):
+        if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
+            mask[USE_RELIC + r] = 1
 
 
 @njit(cache=True)
@@ -934,6 +1031,20 @@ def has_response(rec, p):
             return True
     for r in range(NR):
         if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, True):
+            return True
+    return False
+
+
+@njit(cache=True)
+def has_action(rec, p):
+    """R51, R70: whether seat ``p`` has an Action to take in a fight's round."""
+    if not rec["alive"][p]:
+        return False
+    for k in range(NC):
+        if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, False):
+            return True
+    for r in range(NR):
+        if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, False):
             return True
     return False
 
@@ -1054,7 +1165,120 @@ def resolve_entry(rec, i):
         if any_pile(rec):
             rec["phase"] = Phase.CYCLE
             return True
+    else:
+        return resolve_fight_effect(rec, p, e, a, C_B[c] if stack[i, KIND] == K_FATE else R_B[c])
     return False
+
+
+@njit(cache=True)
+def resolve_fight_effect(rec, p, e, a, b):
+    """R52-R55, R66: a fight effect of seat ``p``; True when a die must be picked."""
+    s = fight_side(rec, p)
+    if e == E_REROLL:
+        if rec["fin"] > 0 and rec["dice_n"][0] + rec["dice_n"][1] > 0:
+            rec["die_left"] = a
+            rec["die_set"] = 0
+            rec["actor"] = p
+            rec["phase"] = Phase.PICK_DIE
+            return True
+        return False
+    if s < 0:
+        return False  # the fight is over or ``p`` is no longer in it
+    if e == E_COMBAT_BONUS:
+        rec["bonus"][s] = min(60, rec["bonus"][s] + a)
+    elif e == E_COMBAT_MALUS:
+        rec["bonus"][1 - s] = max(-60, rec["bonus"][1 - s] - a)
+    elif e == E_PAY_BONUS:
+        if rec["gold"][p] >= a:
+            add_gold(rec, p, -a)
+            rec["bonus"][s] = min(60, rec["bonus"][s] + b)
+    elif e == E_WIN_TIES:
+        rec["win_ties"][s] = 1
+    elif e == E_RECALL_EXTRA:
+        if s == 0:
+            rec["recall_more"] = min(RECALL_CAP, rec["recall_more"] + a)
+    elif e == E_ADD_DIE:
+        if rec["dice_n"][s] > 0:  # rolled already: the extra dice are added at once
+            for _ in range(a):
+                if rec["dice_n"][s] < MAX_DICE:
+                    rec["dice"][s, rec["dice_n"][s]] = roll(COMBAT_DIE, rec["rng"])
+                    rec["dice_n"][s] += 1
+        else:
+            rec["extra"][s] = min(MAX_DICE, rec["extra"][s] + a)
+    elif e == E_SET_DIE:
+        if effect_does_something(rec, p, e, a):
+            rec["die_left"] = 1
+            rec["die_set"] = a
+            rec["actor"] = p
+            rec["phase"] = Phase.PICK_DIE
+            return True
+    return False
+
+
+@njit(cache=True)
+def die_pickable(rec, s, i):
+    """PICK_DIE: whether die ``i`` of side ``s`` may be picked.
+
+    Rerolls: any die on the table; setting: a die of the picker's side below the face.
+    """
+    if i >= rec["dice_n"][s]:
+        return False
+    if rec["die_set"] == 0:
+        return True
+    return s == fight_side(rec, rec["actor"]) and rec["dice"][s, i] < rec["die_set"]
+
+
+@njit(cache=True)
+def any_die_pickable(rec):
+    for s in range(2):
+        for i in range(MAX_DICE):
+            if die_pickable(rec, s, i):
+                return True
+    return False
+
+
+@njit(cache=True)
+def begin_round(rec, stage):
+    """R47 (stage 1, after the Defense roll), R51 (stage 2, after the Raid roll): a round.
+
+    It starts with the Raider.
+    """
+    rec["fin"] = stage
+    rec["priority"] = rec["turn_player"]
+    rec["passes"] = 0
+    round_next(rec)
+
+
+@njit(cache=True)
+def round_next(rec):
+    """R51, R70: ask the seat holding priority if it has an Action, else it passes.
+
+    When every living seat has passed in a row the round ends.
+    """
+    n = int(rec["num_players"])
+    while rec["passes"] < living(rec):
+        s = int(rec["priority"])
+        if rec["alive"][s] and has_action(rec, s):
+            rec["phase"] = Phase.FINALIZE
+            return
+        if rec["alive"][s]:
+            rec["passes"] += 1
+        rec["priority"] = (s + 1) % n
+    end_round(rec)
+
+
+@njit(cache=True)
+def end_round(rec):
+    """The roll is final: stage 1 goes on to the dispatch, stage 2 to the Combat Rolls."""
+    stage = rec["fin"]
+    rec["fin"] = 0
+    rec["priority"] = -1
+    rec["passes"] = 0
+    if stage == 1:
+        rec["picked"] = 0
+        rec["phase"] = Phase.DISPATCH
+    else:
+        fight(rec)
 
 
 @njit(cache=True)
@@ -1075,7 +1299,7 @@ def advance(rec):
             rec["phase"] = Phase.RESPOND
             return
         i = stack_pop(stack, top)
-        rec["phase"] = Phase.MARKET
+        rec["phase"] = Phase.FINALIZE if rec["fin"] > 0 else Phase.MARKET
         wait = resolve_entry(rec, i)
         if rec["phase"] == Phase.OVER:
             return
@@ -1083,11 +1307,25 @@ def advance(rec):
             flush_stack(rec)
             rec["draws"] = 0
             rec["actor"] = -1
+            rec["die_left"] = 0
+            clear_raid(rec)  # eliminate() sent the Defenders home (R83)
             end_turn(rec)
+            return
+        if rec["fin"] > 0 and not rec["alive"][rec["defender"]]:
+            flush_stack(rec)  # R83: the Defender is out mid-fight, the Raid ends
+            rec["draws"] = 0
+            rec["actor"] = -1
+            rec["die_left"] = 0
+            end_raid(rec)
             return
         if wait:
             return
-    rec["phase"] = Phase.MARKET
+    if rec["fin"] > 0:
+        rec["priority"] = rec["turn_player"]  # R51: the round restarts after an Action
+        rec["passes"] = 0
+        round_next(rec)
+    else:
+        rec["phase"] = Phase.MARKET
 
 
 @njit(cache=True)
@@ -1117,12 +1355,7 @@ def market_legal(rec, mask):
     for c in range(CELLS):
         if can_flip(rec, p, c):
             mask[FLIP + c] = 1
-    for k in range(NC):
-        if can_play_fate(rec, p, k, False):
-            mask[PLAY_FATE + k] = 1
-    for r in range(NR):
-        if can_use_relic(rec, p, r, False):
-            mask[USE_RELIC + r] = 1
+    action_mask(rec, p, False, mask)
     mask[PASS] = 1
 
 
@@ -1272,7 +1505,8 @@ def roll_side(rec, s):
     k = 0
     for t in range(NF):
         k += rec["f_fight"][s, t] * F_DICE[t]
-    k = min(k, MAX_DICE)
+    k = min(k + rec["extra"][s], MAX_DICE)
+    rec["extra"][s] = 0
     rec["dice_n"][s] = k
     for i in range(MAX_DICE):
         rec["dice"][s, i] = roll(COMBAT_DIE, rec["rng"]) if i < k else 0
@@ -1320,17 +1554,22 @@ def side_total(rec, s):
 
 @njit(cache=True)
 def fight(rec):
-    """R49-R55: the Raid roll, the totals; ties go to the Defender."""
+    """R52-R55: the final Combat Rolls.
+
+    Ties go to the Defender unless only the Raider's side has WIN_TIES.
+    """
     p = int(rec["turn_player"])
     q = int(rec["defender"])
-    roll_side(rec, 0)
     a = side_total(rec, 0)
     b = side_total(rec, 1)
     rec["totals"][0] = a
     rec["totals"][1] = b
-    rec["bonus"][0] = 0
-    rec["bonus"][1] = 0
-    if a > b:
+    raider_ties = rec["win_ties"][0] and not rec["win_ties"][1]
+    for s in range(2):
+        rec["bonus"][s] = 0
+        rec["win_ties"][s] = 0
+        rec["extra"][s] = 0
+    if a > b or (a == b and raider_ties):
         for t in range(NF):
             rec["f_defeated"][t] += rec["f_fight"][1, t]
             rec["f_fight"][1, t] = 0
@@ -1418,6 +1657,14 @@ def on_smite(rec):
 @njit(cache=True)
 def end_raid(rec):
     """R60: Defenders that fought return to the Temple; on to Reinforce."""
+    release_fight(rec)
+    clear_raid(rec)
+    start_reinforce(rec)
+
+
+@njit(cache=True)
+def release_fight(rec):
+    """R60: the Defenders that fought go home, the dispatched to the Raider's Discard Pile."""
     p = int(rec["turn_player"])
     q = int(rec["defender"])
     for t in range(NF):
@@ -1425,10 +1672,9 @@ def end_raid(rec):
             rec["f_temple"][q, t] += rec["f_fight"][1, t] + rec["f_defeated"][t]
         rec["f_fight"][1, t] = 0
         rec["f_defeated"][t] = 0
-        rec["f_discard"][p, t] += rec["f_fight"][0, t]
-        rec["f_fight"][0, t] = 0
-    clear_raid(rec)
-    start_reinforce(rec)
+        if rec["alive"][p]:
+            rec["f_discard"][p, t] += rec["f_fight"][0, t]
+            rec["f_fight"][0, t] = 0
 
 
 # ---------------------------------------------------------------- Reinforce
@@ -1461,14 +1707,18 @@ def legal_mask(rec, mask):
     if ph == Phase.MARKET:
         market_legal(rec, mask)
     elif ph == Phase.RESPOND:
-        s = int(rec["current_player"])
-        for k in range(NC):
-            if can_play_fate(rec, s, k, True):
-                mask[PLAY_FATE + k] = 1
-        for r in range(NR):
-            if can_use_relic(rec, s, r, True):
-                mask[USE_RELIC + r] = 1
+        action_mask(rec, int(rec["current_player"]), True, mask)
         mask[PASS] = 1
+    elif ph == Phase.FINALIZE:
+        action_mask(rec, int(rec["priority"]), False, mask)
+        mask[PASS] = 1
+    elif ph == Phase.PICK_DIE:
+        for s in range(2):
+            for i in range(MAX_DICE):
+                if die_pickable(rec, s, i):
+                    mask[PICK_DIE_A + s * MAX_DICE + i] = 1
+        if rec["die_set"] == 0:
+            mask[PASS] = 1  # a reroll of "up to" that many dice
     elif ph == Phase.FATE_TARGET:
         s = int(rec["actor"])
         n = int(rec["num_players"])
@@ -1588,6 +1838,32 @@ def apply_action(rec, a):
             begin_play(rec, s, a - PLAY_FATE)
         else:
             begin_play(rec, s, NC + a - USE_RELIC)
+    elif ph == Phase.FINALIZE:
+        s = int(rec["priority"])
+        if a == PASS:
+            rec["passes"] += 1
+            rec["priority"] = (s + 1) % rec["num_players"]
+            round_next(rec)
+        elif a < PLAY_FATE + NC:
+            begin_play(rec, s, a - PLAY_FATE)
+        else:
+            begin_play(rec, s, NC + a - USE_RELIC)
+    elif ph == Phase.PICK_DIE:
+        if a == PASS:
+            rec["die_left"] = 0
+        else:
+            s = (a - PICK_DIE_A) // MAX_DICE
+            i = (a - PICK_DIE_A) % MAX_DICE
+            if rec["die_set"] > 0:
+                rec["dice"][s, i] = rec["die_set"]
+            else:
+                rec["dice"][s, i] = roll(COMBAT_DIE, rec["rng"])
+            rec["die_left"] -= 1
+        if rec["die_left"] <= 0 or not any_die_pickable(rec):
+            rec["die_left"] = 0
+            rec["die_set"] = 0
+            rec["actor"] = -1
+            advance(rec)
     elif ph == Phase.FATE_TARGET:
         s = int(rec["actor"])
         push_play(rec, s, int(rec["sel_play"]),
@@ -1667,7 +1943,7 @@ def apply_action(rec, a):
                 roll_side(rec, 1)
                 rec["dice_n"][0] = 0
                 rec["picked"] = 0
-                rec["phase"] = Phase.DISPATCH
+                begin_round(rec, 1)  # R47: Actions after the Defense roll
         elif a < ABILITY + NF:
             t = a - ABILITY  # a Hoplite discarded for its bonus (R43)
             rec["f_temple"][q, t] -= 1
@@ -1682,7 +1958,8 @@ def apply_action(rec, a):
         if a == RETREAT:
             end_raid(rec)
         elif a == PASS:
-            fight(rec)
+            roll_side(rec, 0)
+            begin_round(rec, 2)  # R49, R51: the finalize round
         elif a < ABILITY + NF:
             t = a - ABILITY  # a Captain discarded for its bonus (R43)
             rec["f_party"][p, t] -= 1
@@ -1697,6 +1974,11 @@ def apply_action(rec, a):
         t = a - PICK_FAITHFUL
         rec["f_fight"][0, t] -= 1
         rec["f_party"][p, t] += 1
+        if rec["recall_more"] > 0 and count(rec["f_fight"][0]) > 0:
+            rec["recall_more"] -= 1  # RECALL_EXTRA (Rally): one more to recall
+            set_current(rec)
+            return
+        rec["recall_more"] = 0
         for u in range(NF):
             rec["f_discard"][p, u] += rec["f_fight"][0, u]
             rec["f_fight"][0, u] = 0

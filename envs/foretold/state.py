@@ -76,6 +76,8 @@ class Phase(IntEnum):
     OVER = 17  # the game has ended
     RESPOND = 18  # the asked seat may respond to the top of the stack, or pass (R69-R70)
     FATE_TARGET = 19  # the opponent a Fate card or Relic being played targets (R78)
+    FINALIZE = 20  # the seat holding priority in a fight's round may act, or pass (R47, R51)
+    PICK_DIE = 21  # a resolving reroll / set-a-die effect: its owner picks a die (R66)
 
 
 NUM_PHASES = len(Phase)
@@ -118,6 +120,7 @@ USE_RELIC = SPACE.offset("use_relic")
 ABILITY = SPACE.offset("ability")
 PICK_FAITHFUL = SPACE.offset("pick_faithful")
 PICK_RELIC = SPACE.offset("pick_relic")
+PICK_DIE_A = SPACE.offset("pick_die")  # the Phase of the same name is Phase.PICK_DIE
 TARGET_SEAT = SPACE.offset("target_seat")
 DIRECTION = SPACE.offset("direction")
 SPOT = SPACE.offset("spot")
@@ -194,7 +197,16 @@ GAME_FIELDS = [
     ("discount", np.int8),  # the turn player's next purchase costs this much less
     ("actor", np.int8),  # the seat choosing a target or drawing (-1 none)
     ("sel_play", np.int16),  # the card awaiting its target: Fate type, or NC + Relic type; -1
-    ("bonus", np.int8, (2,)),  # this fight's ability bonuses: Raider, Defender (R43)
+    ("bonus", np.int8, (2,)),  # this fight's bonuses (R43, R52): Raider, Defender; maluses < 0
+    # the round of a fight (R47, R51): 0 none, 1 after the Defense roll, 2 after the Raid roll
+    ("fin", np.int8),
+    ("priority", np.int8),  # the seat the round asks next (-1 none)
+    ("passes", np.int8),  # living seats that passed in a row
+    ("win_ties", np.int8, (2,)),  # WIN_TIES per side in this fight
+    ("extra", np.int8, (2,)),  # ADD_DIE dice a side rolls with its roll still to come
+    ("recall_more", np.int8),  # RECALL_EXTRA: dispatched Faithful recalled beyond one (R55)
+    ("die_left", np.int8),  # PICK_DIE: dice still to pick
+    ("die_set", np.int8),  # PICK_DIE: 0 reroll the picked die, else turn it to this face
     *stack_fields("stack", STACK_CAP, STACK_WIDTH),
 ]
 
