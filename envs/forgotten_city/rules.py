@@ -845,23 +845,27 @@ def legal_main(rec, p, mask):
             for c in range(NUM_COLORS):
                 if c != g and supply[c] > 0:
                     exch = True
-    todo = near | far
+    # hexes holding another seat's leader (R18) and hexes holding any helper, once
+    blocked = 0
+    for q in range(n):
+        if q != p:
+            blocked |= 1 << int(leader[q])
+    blocked &= ~(1 << int(own_leader))
+    crowded = 0
+    for q in range(n):
+        for i in range(nplaced[q]):
+            crowded |= 1 << int(placed[q, i])
+    todo = (near | far) & ~blocked
     while todo:
         low = todo & -todo
         todo ^= low
         h = hex_of_bit(low)
-        if h != own_leader:
-            blocked = False
-            for q in range(n):
-                if q != p and leader[q] == h:
-                    blocked = True
-            if blocked:
-                continue
         occ = 0
-        for q in range(n):
-            for i in range(nplaced[q]):
-                if placed[q, i] == h:
-                    occ += 1
+        if crowded & low:
+            for q in range(n):
+                for i in range(nplaced[q]):
+                    if placed[q, i] == h:
+                        occ += 1
         cost = occ + (PORTAL_COINS if far & low else 0)
         if cost > coins:
             continue
