@@ -7,7 +7,6 @@ miracle stacks and which nightmare lies face down where (only their sizes are sh
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from fatezoo.envs.core.layout import ObsField, ObsLayout
@@ -127,36 +126,6 @@ STATE_EXTRA = NUM_MON + NUM_WHITE + NUM_NM_POS + 1  # stack orders and face-down
 STATE_SIZE = OBS_SIZE + STATE_EXTRA
 
 
-# Every scaled count in the observation is k / d for a small int k and a constant d, computed
-# as a float64 division and stored as float32. A float64 division costs ~15 cycles and the
-# encoder made ~200 per call (the miracle counts alone: 20 per seat), so they come from this
-# table instead: FRAC[d, k] is float32(k / d), the same float64 division done once here, so
-# the bytes are identical (tests/forgotten_city/test_encode.py checks the table and the
-# encoder against the division on every k the record's fields can hold). A value outside
-# the table (a count no legal record holds) falls back to the division.
-FRAC_D = 101  # divisors 1..100
-FRAC_K = 256  # numerators 0..255
-FRAC = np.zeros((FRAC_D, FRAC_K), np.float32)
-for _d in range(1, FRAC_D):
-    FRAC[_d] = (np.arange(FRAC_K, dtype=np.float64) / _d).astype(np.float32)
-TREE_COST_LAST = int(TREE_COST[TREE_SPACES - 1])
-
-
-@njit(cache=True)
-def frac(k, d):
-    """float32(``k`` / ``d``) for an int ``k`` and a constant int ``d`` in [1, 100]."""
-    k = int(k)
-    if 0 <= k < FRAC_K:
-        return FRAC[d, k]
-    return k / d
-
-
-@njit(cache=True)
-def frac1(k, d):
-    """``min(1, k / d)`` as :func:`frac` (float32 rounding keeps the order with 1.0)."""
-    return min(1.0, frac(k, d))
-
-
 @njit(cache=True)
 def rel(q, viewer, n):
     """Seat ``q`` relative to ``viewer`` (0 = the viewer), without a division."""
@@ -169,23 +138,26 @@ def encode(rec, viewer, omniscient, out):
     """Write ``viewer``'s observation into ``out`` (face-down nightmares too if ``omniscient``).
 
     Speed (``fatezoo bench``): each record field is fetched once into a local view (a field
-    read inside a loop costs a view per iteration), and every scaled count is a table read
-    (:data:`FRAC`) instead of a float64 division.
+    read inside a loop costs a view per iteration). In the batched core this kernel waits on
+    memory (it writes 11 KB per row while 1,024 rows stream through the caches), and there a
+    mispredicted branch costs more than its work: it throws away the stores in flight. So
+    an unpredictable test over many items becomes a select (the discarded monuments: 7%
+    faster on 1,024 rows), while a cheap predictable one stays; dividing only non-zero
+    counts, a table of the divisions, or a branch-free map loop (adding 0.0 to a shared
+    slot) were each measured slower there (RULES.md section 19, Speed).
     """
     for i in range(OBS_SIZE):
         out[i] = 0.0
     viewer = int(viewer)
     n = int(rec["num_players"])
-    phase = int(rec["phase"])
-    dec = int(rec["dec"])
-    out[O_PHASE + phase] = 1.0
-    out[O_DEC + dec] = 1.0
+    out[O_PHASE + int(rec["phase"])] = 1.0
+    out[O_DEC + int(rec["dec"])] = 1.0
     out[O_ROUND + int(rec["round"])] = 1.0
     out[O_NP + n - 2] = 1.0
-    if phase != 6:
+    if rec["phase"] != 6:
         out[O_ACT + rel(rec["current_player"], viewer, n)] = 1.0
-    out[O_PEND] = frac1(rec["pending_any"], 3)
-    out[O_PEND + 1] = frac1(rec["penalty_left"], 6)
+    out[O_PEND] = min(1.0, rec["pending_any"] / 3.0)
+    out[O_PEND + 1] = min(1.0, rec["penalty_left"] / 6.0)
     if rec["exch_give"] >= 0:
         out[O_PEND + 2 + int(rec["exch_give"])] = 1.0
     # track and order
@@ -200,7 +172,7 @@ def encode(rec, viewer, omniscient, out):
             out[o] = 1.0
         m = int(track_mon[s])
         if m >= 0:
-            out[o + 1] = frac1(track_coins[s], 10)
+            out[o + 1] = min(1.0, track_coins[s] / 10.0)
             out[o + 2 + m] = 1.0
             out[O_MON + m * MON_S + M_TRACK] = 1.0
         q = int(track_marker[s])
@@ -209,7 +181,7 @@ def encode(rec, viewer, omniscient, out):
             out[o + 2 + NUM_MON + r] = 1.0
             out[O_ORDER + r * MAX_P + k] = 1.0
             k += 1
-    # map
+    # map: every row written whole (terrain, monument, then helpers and leaders below)
     terrain = rec["terrain"]
     mon_at = rec["mon_at"]
     mon_owner = rec["mon_owner"]
@@ -220,7 +192,7 @@ def encode(rec, viewer, omniscient, out):
         if m >= 0:
             out[o + H_MCOL + MON_COLOR[m]] = 1.0
             out[o + H_OWNER + rel(mon_owner[m], viewer, n)] = 1.0
-            out[o + H_MTYPE] = frac(m + 1, NUM_MON)
+            out[o + H_MTYPE] = (m + 1) / NUM_MON
             out[O_MON + m * MON_S + M_MAP] = 1.0
     leader = rec["leader"]
     nplaced = rec["nplaced"]
@@ -236,15 +208,14 @@ def encode(rec, viewer, omniscient, out):
             m = int(zone[q, j])
             if m >= 0:
                 out[O_MON + m * MON_S + M_ZONE + r] = 1.0
-                out[O_SLOTS + 4 * r + j] = frac(m + 1, NUM_MON)
+                out[O_SLOTS + 4 * r + j] = (m + 1) / NUM_MON
             m = int(picks[q, j])
             if m >= 0:
                 out[O_MON + m * MON_S + M_PICK + r] = 1.0
-                out[O_SLOTS + 4 * r + 2 + j] = frac(m + 1, NUM_MON)
+                out[O_SLOTS + 4 * r + 2 + j] = (m + 1) / NUM_MON
     mdiscard = rec["mdiscard"]
-    for m in range(NUM_MON):
-        if mdiscard[m]:
-            out[O_MON + m * MON_S + M_DISC] = 1.0
+    for m in range(NUM_MON):  # branch-free (a select): see the docstring
+        out[O_MON + m * MON_S + M_DISC] = 1.0 if mdiscard[m] != 0 else 0.0
     # seats
     vp = rec["vp"]
     coins = rec["coins"]
@@ -261,38 +232,35 @@ def encode(rec, viewer, omniscient, out):
     for q in range(n):
         r = rel(q, viewer, n)
         o = O_SEATS + r * SEAT_S
-        out[o + S_VP] = frac1(vp[q], 100)
-        out[o + S_COINS] = frac1(coins[q], 30)
+        out[o + S_VP] = min(1.0, vp[q] / 100.0)
+        out[o + S_COINS] = min(1.0, coins[q] / 30.0)
         for c in range(NUM_COLORS):
-            out[o + S_RES + c] = frac(res[q, c], RES_PER_COLOR)
-        out[o + S_INSP] = frac(insp[q], TRACK_CAP)
-        out[o + S_DEF] = frac(defense[q], TRACK_CAP)
+            out[o + S_RES + c] = res[q, c] / RES_PER_COLOR
+        out[o + S_INSP] = insp[q] / TRACK_CAP
+        out[o + S_DEF] = defense[q] / TRACK_CAP
         for j in range(3):
-            out[o + S_LEVEL + j] = frac(level[q, j], MAX_LEVEL)
-        out[o + S_PLACED] = frac(nplaced[q], HELPERS)
-        out[o + S_REST] = frac(nrest[q], HELPERS)
-        out[o + S_FREE] = frac(free[q], FREE_MARKERS)
-        out[o + S_AREA] = frac(area_left[q], AREA_SPACES)
+            out[o + S_LEVEL + j] = level[q, j] / MAX_LEVEL
+        out[o + S_PLACED] = nplaced[q] / HELPERS
+        out[o + S_REST] = nrest[q] / HELPERS
+        out[o + S_FREE] = free[q] / FREE_MARKERS
+        out[o + S_AREA] = area_left[q] / AREA_SPACES
         tn = int(tree_n[q])
-        out[o + S_MIRN] = frac(tn, TREE_SPACES)
+        out[o + S_MIRN] = tn / TREE_SPACES
         if tn < TREE_SPACES:
-            out[o + S_NEXT] = frac(TREE_COST[tn], TREE_COST_LAST)
+            out[o + S_NEXT] = TREE_COST[tn] / TREE_COST[TREE_SPACES - 1]
         white = 0
-        om = O_MIR + r * MIR_S
         for i in range(tn):
             mid = int(tree[q, i])
             white += mid < NUM_WHITE
-            out[om + MIR_TYPE[mid]] += 1.0  # counts first, then thirds of the counts
-        if tn > 0:
+            out[O_MIR + r * MIR_S + MIR_TYPE[mid]] += 1.0  # counts first: float32 sums of
+        if tn > 0:                                         # thirds round differently in numpy
             for t in range(NUM_MIR_TYPES):
-                c = out[om + t]
-                if c != 0.0:
-                    out[om + t] = frac(c, 3)
-        out[o + S_WHITE] = frac(white, TREE_SPACES)
+                out[O_MIR + r * MIR_S + t] /= 3.0
+        out[o + S_WHITE] = white / TREE_SPACES
         held = 0
         for k in range(NUM_NM_POS):
             held += killer[k] == q
-        out[o + S_NMC] = frac(held, NUM_NM_POS)
+        out[o + S_NMC] = held / NUM_NM_POS
     # displays
     wshow = rec["wshow"]
     gshow = rec["gshow"]
@@ -306,7 +274,7 @@ def encode(rec, viewer, omniscient, out):
     for s in range(GREY_OUT):
         out[O_GOUT + MIR_TYPE[gout[s]]] = 1.0
     # nightmares
-    fighter = dec == 9 or dec == 10
+    fighter = rec["dec"] == 9 or rec["dec"] == 10
     nm_at = rec["nm_at"]
     nm_shown = rec["nm_shown"]
     hits = rec["hits"]
@@ -324,27 +292,24 @@ def encode(rec, viewer, omniscient, out):
         if shown:
             for c in range(NUM_COLORS):
                 out[o + N_ATK + c] = NM_ATTACKS[t, c]
-            out[o + N_HP] = frac(NM_HP[t, n] - hits[k], MAX_BOXES)
-        hk = int(hits[k])
-        if hk > 0:
-            for b in range(hk):
+            out[o + N_HP] = (NM_HP[t, n] - hits[k]) / MAX_BOXES
+        if hits[k] > 0:
+            for b in range(hits[k]):
                 out[o + N_MARK + rel(boxes[k, b], viewer, n)] += 1.0
             for r in range(MAX_P):
-                c = out[o + N_MARK + r]
-                if c != 0.0:
-                    out[o + N_MARK + r] = frac(c, MAX_BOXES)
+                out[o + N_MARK + r] /= MAX_BOXES
         if killer[k] >= 0:
             out[o + N_DEAD] = 1.0
             out[o + N_HOLD + rel(killer[k], viewer, n)] = 1.0
         if fighter:
             out[O_FIGHT + 2 * k] = atk[k]
-            out[O_FIGHT + 2 * k + 1] = frac1(dealt[k], TRACK_CAP)
+            out[O_FIGHT + 2 * k + 1] = min(1.0, dealt[k] / TRACK_CAP)
     supply = rec["supply"]
     for c in range(NUM_COLORS):
-        out[O_SUPPLY + c] = frac(supply[c], RES_PER_COLOR)
-    out[O_STACKS] = frac(rec["mstack_n"], NUM_MON)
-    out[O_STACKS + 1] = frac(rec["wstack_n"], NUM_WHITE)
-    out[O_STACKS + 2] = frac(NUM_NM - rec["nm_shown"], NUM_NM)
+        out[O_SUPPLY + c] = supply[c] / RES_PER_COLOR
+    out[O_STACKS] = rec["mstack_n"] / NUM_MON
+    out[O_STACKS + 1] = rec["wstack_n"] / NUM_WHITE
+    out[O_STACKS + 2] = (NUM_NM - rec["nm_shown"]) / NUM_NM
 
 
 @njit(cache=True)
