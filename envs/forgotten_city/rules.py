@@ -118,12 +118,15 @@ def track_order(rec, out):
 def set_order(rec, reverse):
     """Fix this phase's seat order: track order, or its reverse."""
     n = rec["num_players"]
-    tmp = np.empty(MAX_P, np.int64)
-    track_order(rec, tmp)
+    porder = rec["porder"]
     for i in range(MAX_P):
-        rec["porder"][i] = -1
-    for i in range(n):
-        rec["porder"][i] = tmp[n - 1 - i] if reverse else tmp[i]
+        porder[i] = -1
+    track_order(rec, porder)  # (no array allocated: this runs every phase)
+    if reverse:
+        for i in range(n // 2):
+            x = porder[i]
+            porder[i] = porder[n - 1 - i]
+            porder[n - 1 - i] = x
     rec["pidx"] = 0
 
 
@@ -485,22 +488,24 @@ def production(rec):
 
 
 @njit(cache=True)
-def seat_colors(rec, p, out):
-    """Colours of the basic terrain spaces holding ``p``'s leader or helpers (R33)."""
-    for c in range(NUM_COLORS):
-        out[c] = 0
+def seat_colors(rec, p):
+    """Colours of the basic terrain spaces holding ``p``'s leader or helpers (R33).
+
+    As bits: bit c set for colour c.
+    """
+    bits = 0
     for i in range(rec["nplaced"][p] + 1):
         x = rec["leader"][p] if i == rec["nplaced"][p] else rec["placed"][p, i]
         t = rec["terrain"][x]
         if t < NUM_COLORS:
-            out[t] = 1
+            bits |= 1 << t
+    return bits
 
 
 @njit(cache=True)
 def attackers(rec, p):
     """Mark in ``atk`` the revealed, undefeated nightmares attacking ``p``; how many."""
-    cols = np.zeros(NUM_COLORS, np.int64)
-    seat_colors(rec, p, cols)
+    cols = seat_colors(rec, p)
     k_n = 0
     for k in range(NUM_NM_POS):
         rec["atk"][k] = 0
@@ -508,7 +513,7 @@ def attackers(rec, p):
         if k < rec["nm_shown"] and rec["killer"][k] < 0:
             t = rec["nm_at"][k]
             for c in range(NUM_COLORS):
-                if NM_ATTACKS[t, c] and cols[c]:
+                if NM_ATTACKS[t, c] and cols >> c & 1:
                     rec["atk"][k] = 1
             k_n += rec["atk"][k]
     return k_n
@@ -516,18 +521,25 @@ def attackers(rec, p):
 
 @njit(cache=True)
 def leader_options(rec, p, out):
-    """Hexes ``p``'s leader may move to at Cleanup (R41, R47); how many."""
+    """Hexes ``p``'s leader may move to at Cleanup (R41, R47) into ``out``; how many.
+
+    ``out`` may be None: then only the count (no array is allocated on the step path).
+    """
     k = 0
     anywhere = rec["nplaced"][p] == 0 or count_owned(rec, p, Fx.LEADER_ANYWHERE) > 0
+    terrain = rec["terrain"]
+    placed = rec["placed"]
+    own = rec["leader"][p]
     for h in range(NUM_HEX):
         ok = False
         if anywhere:
-            ok = rec["terrain"][h] != T_PORTAL
-        elif h != rec["leader"][p]:
+            ok = terrain[h] != T_PORTAL
+        elif h != own:
             for i in range(rec["nplaced"][p]):
-                if rec["placed"][p, i] == h:
+                if placed[p, i] == h:
                     ok = True
-        out[h] = ok
+        if out is not None:
+            out[h] = ok
         k += ok
     return k
 
@@ -547,7 +559,6 @@ def refill_track(rec):
 def proceed(rec):
     """Begin the next unit of play until one needs a decision (or the game ends)."""
     n = rec["num_players"]
-    opts = np.zeros(NUM_HEX, np.int64)
     while True:
         ph = rec["phase"]
         i = rec["pidx"]
@@ -609,7 +620,7 @@ def proceed(rec):
         elif ph == Phase.LEADER:
             if i < n:
                 p = rec["porder"][i]
-                if leader_options(rec, p, opts) > 0:
+                if leader_options(rec, p, None) > 0:
                     decide(rec, p, Dec.LEADER)
                     return
                 rec["pidx"] += 1
@@ -790,10 +801,7 @@ def legal_mask(rec, mask):
         if not must:
             mask[A_PASS] = 1
     elif d == Dec.LEADER:
-        opts = np.zeros(NUM_HEX, np.int64)
-        leader_options(rec, p, opts)
-        for h in range(NUM_HEX):
-            mask[A_LEADER + h] = opts[h]
+        leader_options(rec, p, mask[A_LEADER:A_LEADER + NUM_HEX])
 
 
 @njit(cache=True)
@@ -837,23 +845,27 @@ def legal_main(rec, p, mask):
             for c in range(NUM_COLORS):
                 if c != g and supply[c] > 0:
                     exch = True
-    todo = near | far
+    # hexes holding another seat's leader (R18) and hexes holding any helper, once
+    blocked = 0
+    for q in range(n):
+        if q != p:
+            blocked |= 1 << int(leader[q])
+    blocked &= ~(1 << int(own_leader))
+    crowded = 0
+    for q in range(n):
+        for i in range(nplaced[q]):
+            crowded |= 1 << int(placed[q, i])
+    todo = (near | far) & ~blocked
     while todo:
         low = todo & -todo
         todo ^= low
         h = hex_of_bit(low)
-        if h != own_leader:
-            blocked = False
-            for q in range(n):
-                if q != p and leader[q] == h:
-                    blocked = True
-            if blocked:
-                continue
         occ = 0
-        for q in range(n):
-            for i in range(nplaced[q]):
-                if placed[q, i] == h:
-                    occ += 1
+        if crowded & low:
+            for q in range(n):
+                for i in range(nplaced[q]):
+                    if placed[q, i] == h:
+                        occ += 1
         cost = occ + (PORTAL_COINS if far & low else 0)
         if cost > coins:
             continue
@@ -998,13 +1010,14 @@ def damage(rec, p, k):
     if rec["hits"][k] >= NM_HP[t, n]:
         rec["killer"][k] = p
         best, most = -1, 0
-        cnt = np.zeros(MAX_P, np.int64)
-        for j in range(rec["hits"][k]):
-            cnt[rec["boxes"][k, j]] += 1
-        for j in range(rec["hits"][k]):  # first-marker order breaks ties
+        hits = rec["hits"][k]
+        for j in range(hits):  # first-marker order breaks ties
             q = rec["boxes"][k, j]
-            if cnt[q] > most:
-                best, most = q, cnt[q]
+            cq = 0
+            for i in range(hits):
+                cq += rec["boxes"][k, i] == q
+            if cq > most:
+                best, most = q, cq
         gain_res(rec, best, NM_COLOR[t], 1)
 
 
