@@ -9,7 +9,6 @@ lists), so ``opp_unseen`` counts the opponent's cards the viewer has not seen by
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN
@@ -20,7 +19,6 @@ from .cards import (
     HEALTH,
     NUM_CLASSES,
     NUM_KINDS,
-    NUM_PROPS,
     P_ATK,
     P_ATK_COST,
     P_ATTACKS,
@@ -34,9 +32,12 @@ from .rules import (
     compute_props,
     divine_cost,
     global_card,
-    hand_cost,
+    hand_cost_if,
+    hand_sources,
     kind_of,
+    new_props,
     personal_of,
+    props_key_matches,
 )
 from .state import (
     DECK0,
@@ -148,7 +149,22 @@ def _terrain(rec, c, viewer, out, o):
 
 @njit(cache=True)
 def encode(rec, viewer, omniscient, out):
-    """Write ``viewer``'s observation (``omniscient``: the opponent's hand shown too)."""
+    """Write ``viewer``'s observation (``omniscient``: the opponent's hand shown too).
+
+    Reads the record's cache of effective values when it matches the board (after every
+    step it does: the legal actions refreshed it), else computes them; never writes
+    the record.
+    """
+    if props_key_matches(rec):
+        _encode(rec, viewer, omniscient, out, rec["eff"], rec["eff_cls"])
+    else:
+        props, cls = new_props()
+        compute_props(rec, props, cls)
+        _encode(rec, viewer, omniscient, out, props, cls)
+
+
+@njit(cache=True)
+def _encode(rec, viewer, omniscient, out, props, cls):
     for i in range(out.shape[0]):
         out[i] = 0.0
     v = int(viewer)
@@ -194,10 +210,11 @@ def encode(rec, viewer, omniscient, out):
     out[O_ROLL] = _c(rec["last_roll"] / 6.0)
     # own hand, its costs, own deck contents
     z = HAND0 + v
+    hs = hand_sources(rec)
     for i in range(rec["zone_n"][z]):
         kd = kind_of(rec, int(rec["zone"][z, i]))
         out[O_HAND + kd] = _c(out[O_HAND + kd] + 1.0 / 3.0)
-        out[O_HCOST + kd] = _c(hand_cost(rec, v, kd) / 10.0)
+        out[O_HCOST + kd] = _c(hand_cost_if(rec, v, kd, hs) / 10.0)
     z = DECK0 + v
     for i in range(rec["zone_n"][z]):
         c = int(rec["zone"][z, i])
@@ -214,9 +231,6 @@ def encode(rec, viewer, omniscient, out):
             elif rec["known"][v, c] != KNOWN:
                 out[O_UNSEEN + kd] = _c(out[O_UNSEEN + kd] + 1.0 / 3.0)
     # the fields
-    props = np.zeros((2, SLOTS, NUM_PROPS), np.int64)
-    cls = np.zeros((2, SLOTS), np.int64)
-    compute_props(rec, props, cls)
     for j in range(2):
         s = v if j == 0 else q
         for k in range(SLOTS):

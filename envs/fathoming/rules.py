@@ -2,8 +2,12 @@
 
 Every decision belongs to the player whose turn it is (the text gives no way to act on
 the other's turn). Effective values are recomputed from the whole board whenever they
-are read (:func:`compute_props`, R40-R46): no modifier is cached in the record; a
-step computes them once per change of the board and passes them along.
+are read (:func:`compute_props`, R40-R46): no modifier is stored as game state. The
+record keeps one cache of the result (``eff``, ``eff_cls``) together with the board it
+was computed from (``eff_key``, :func:`props_key_matches`); :func:`board_props` reuses
+it while the board is unchanged (legal actions, the observation, the next action) and
+recomputes it otherwise, so a stale or forged cache is never read (``check_record``
+also recomputes a matching one).
 """
 
 from __future__ import annotations
@@ -127,6 +131,8 @@ from .state import (
     END_A,
     GLOBAL_Z,
     HAND0,
+    KEY_TEMP0,
+    KEY_ZSTRIDE,
     MAIN,
     MAX_ENERGY,
     MAX_ITEMS,
@@ -163,6 +169,7 @@ from .state import (
     TARGET_A,
     TARGET_PH,
     TEMP_CAP,
+    TEMP_W,
     TG_GLOBAL,
     TG_OPP_PT,
     TG_OPP_W,
@@ -446,6 +453,73 @@ def compute_props(rec, props, cls):
 
 
 @njit(cache=True)
+def props_key_matches(rec):
+    """Whether ``eff_key`` describes the board now (the cache ``eff``/``eff_cls`` is valid).
+
+    Reads only the record's own fields; a board zone holding more than the key stores
+    (never in a sound record) never matches.
+    """
+    key = rec["eff_key"]
+    zn = rec["zone_n"]
+    zone = rec["zone"]
+    if key[0] != 1 + int(rec["turn_player"]) or key[1] != int(rec["temp_n"]):
+        return False
+    for j in range(11):
+        z = GLOBAL_Z if j == 0 else (PTER0 + j - 1 if j < 3 else SLOT0 + j - 3)
+        o = 2 + j * KEY_ZSTRIDE
+        m = int(zn[z])
+        if key[o] != m or m >= KEY_ZSTRIDE:
+            return False
+        for i in range(m):
+            c = int(zone[z, i])
+            if key[o + 1 + i] != c * 256 + kind_of(rec, c):
+                return False
+    tn = int(rec["temp_n"])
+    if tn < 0 or tn > TEMP_CAP:
+        return False
+    for i in range(tn):
+        for f in range(TEMP_W):
+            if key[KEY_TEMP0 + i * TEMP_W + f] != rec["temp"][i, f]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _store_key(rec):
+    key = rec["eff_key"]
+    zn = rec["zone_n"]
+    zone = rec["zone"]
+    key[0] = 1 + int(rec["turn_player"])
+    key[1] = int(rec["temp_n"])
+    for j in range(11):
+        z = GLOBAL_Z if j == 0 else (PTER0 + j - 1 if j < 3 else SLOT0 + j - 3)
+        o = 2 + j * KEY_ZSTRIDE
+        m = min(int(zn[z]), KEY_ZSTRIDE - 1)
+        key[o] = m
+        for i in range(m):
+            c = int(zone[z, i])
+            key[o + 1 + i] = c * 256 + kind_of(rec, c)
+    for i in range(min(max(int(rec["temp_n"]), 0), TEMP_CAP)):
+        for f in range(TEMP_W):
+            key[KEY_TEMP0 + i * TEMP_W + f] = rec["temp"][i, f]
+
+
+@njit(cache=True)
+def board_props(rec):
+    """The board's effective values ``(props, cls)``: the record's cache, refreshed if stale.
+
+    The arrays are the record's own (``eff``, ``eff_cls``): the next call after a change
+    of the board overwrites them.
+    """
+    props = rec["eff"]
+    cls = rec["eff_cls"]
+    if not props_key_matches(rec):
+        compute_props(rec, props, cls)
+        _store_key(rec)
+    return props, cls
+
+
+@njit(cache=True)
 def new_props():
     return np.zeros((2, SLOTS, NUM_PROPS), np.int64), np.zeros((2, SLOTS), np.int64)
 
@@ -475,6 +549,31 @@ def _hand_effects(kind, src_kind, sel_ok, cost):
         elif ABIL[src_kind, n, A_EFFECT] == E_SET:
             cost = ABIL[src_kind, n, A_VALUE]
     return cost
+
+
+@njit(cache=True)
+def hand_sources(rec):
+    """Whether any card in play has a CONSTANT Summon Cost effect on hands (HAND_SRC)."""
+    g = global_card(rec)
+    if g >= 0 and HAND_SRC[kind_of(rec, g)]:
+        return True
+    for s in range(2):
+        t = personal_of(rec, s)
+        if t >= 0 and HAND_SRC[kind_of(rec, t)]:
+            return True
+        for k in range(SLOTS):
+            w = warrior_at(rec, s, k)
+            if w >= 0 and HAND_SRC[kind_of(rec, w)]:
+                return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def hand_cost_if(rec, p, kind, sources):
+    """:func:`hand_cost`, skipping the board when ``sources`` (:func:`hand_sources`) is False."""
+    if sources:
+        return hand_cost(rec, p, kind)
+    return max(0, divine_cost(rec, p) if DIVINE[kind] else COST[kind])
 
 
 @njit(cache=True)
@@ -623,16 +722,16 @@ def draw_cards(rec, p, v):
 
 
 @njit(cache=True)
-def state_check(rec, props, cls):
+def state_check(rec):
     """Destroy every card whose damage reached its Health (R30, R53).
 
     Destroy every card whose damage reached its Health, opponent of the acting player
     first, Warriors in slot order then Terrains, until none is left (R30, R53). Unless
-    the game ended, ``props``/``cls`` hold the board's effective values afterwards.
+    the game ended, the record's cache holds the board's effective values afterwards.
     """
     a = int(rec["turn_player"])
     while not rec["terminated"]:
-        compute_props(rec, props, cls)
+        props, cls = board_props(rec)
         found = False
         for j in range(2):
             s = 1 - a if j == 0 else a
@@ -716,16 +815,11 @@ def check_alt_wins(rec, cls):
 
 
 @njit(cache=True)
-def after_action_into(rec, props, cls):
-    """State checks and instant wins; ``props``/``cls`` are current afterwards."""
-    state_check(rec, props, cls)
-    check_alt_wins(rec, cls)
-
-
-@njit(cache=True)
 def after_action(rec):
-    props, cls = new_props()
-    after_action_into(rec, props, cls)
+    """State checks and instant wins; the record's cache is current afterwards."""
+    state_check(rec)
+    if not rec["terminated"]:
+        check_alt_wins(rec, rec["eff_cls"])
 
 
 # ---------------------------------------------------------------- targets
@@ -1066,8 +1160,9 @@ def play_card(rec, p, kind, target):
 @njit(cache=True)
 def attack(rec, p, k, target):
     """Warrior (p, k) attacks ``target`` (R27, R29, R31, ON_KILL)."""
-    props, cls = new_props()
-    compute_props(rec, props, cls)
+    # the cache (current: the board has not changed since the legal actions); nothing
+    # below reads it after the first destruction, which may refresh it
+    props, cls = board_props(rec)
     rec["energy"][p] = max(0, int(rec["energy"][p]) - props[p, k, P_ATK_COST])
     rec["attacks"][p, k] = min(9, int(rec["attacks"][p, k]) + 1)
     c = target_card(rec, p, target)
@@ -1164,8 +1259,7 @@ def start_turn(rec, p):
 def end_turn(rec):
     """End Phase (R15, R52), then the no-Warrior Loot (R34), then the next turn."""
     p = int(rec["turn_player"])
-    props, cls = new_props()
-    compute_props(rec, props, cls)  # kept current by after_action_into below
+    props, cls = board_props(rec)  # the record's cache, kept current by after_action
     for k in range(SLOTS):
         z = SLOT0 + SLOTS * p + k
         if rec["zone_n"][z] == 0:
@@ -1176,7 +1270,7 @@ def end_turn(rec):
             c = int(rec["zone"][z, i])
             resolve_trigger(rec, p, kind_of(rec, c), END_TURN, p, k, c, -1, 2)
             i += 1
-        after_action_into(rec, props, cls)
+        after_action(rec)
         if rec["terminated"]:
             return
     t = personal_of(rec, p)
@@ -1290,6 +1384,9 @@ def reset_game(rec):
             rec["used"][p, j] = 0
     rec["temp"][:, :] = 0
     rec["temp_n"] = 0
+    rec["eff"][:, :, :] = 0  # no cache: a new game's bytes never depend on the last one
+    rec["eff_cls"][:, :] = 0
+    rec["eff_key"][:] = 0
     rec["last_roll"] = 0
     rec["winner"] = -1
     rec["reason"] = 0
@@ -1318,8 +1415,7 @@ def legal_mask(rec, mask):
                 mask[PICK_A + kd] = 1
         return
     out = np.zeros(NUM_TARGETS, np.int64)
-    props, cls = new_props()
-    compute_props(rec, props, cls)
+    props, cls = board_props(rec)
     if ph == TARGET_PH:
         what = rec["pend"][0]
         x = int(rec["pend"][1])
@@ -1345,11 +1441,12 @@ def legal_mask(rec, mask):
     room = rec["temp_n"] < TEMP_CAP
     # play a card
     z = HAND0 + p
+    hs = hand_sources(rec)
     for i in range(rec["zone_n"][z]):
         kind = kind_of(rec, int(rec["zone"][z, i]))
         if mask[PLAY + kind]:
             continue
-        if hand_cost(rec, p, kind) > energy or (HAS_TEMP[kind] and not room):
+        if hand_cost_if(rec, p, kind, hs) > energy or (HAS_TEMP[kind] and not room):
             continue
         t = CTYPE[kind]
         ok = True

@@ -23,7 +23,7 @@ from fatezoo.envs.core.knowledge import knowledge_fields
 from fatezoo.envs.core.state import make_state_dtype
 from fatezoo.envs.core.zones import zone_fields
 
-from .cards import CARD_NAMES, NUM_KINDS
+from .cards import CARD_NAMES, NUM_KINDS, NUM_PROPS
 
 NUM_P = 2
 DECK_SIZE = 40
@@ -61,6 +61,15 @@ NUM_SOURCES = 6
 # Terrain, opposing Personal Terrain, the Global Terrain
 TG_OWN_W, TG_OPP_W, TG_OWN_PT, TG_OPP_PT, TG_GLOBAL = 0, 4, 8, 9, 10
 NUM_TARGETS = 11
+
+# the cache of the board's effective values (``eff``, ``eff_cls``), valid while
+# ``eff_key`` equals the board it was computed from (rules.props_key): 1 + turn player,
+# temp_n, then per board zone (Global, two Personal Terrains, 8 Warrior slots) its size
+# and up to 4 cards as ``card * 256 + kind``, then the used temporary-effect rows
+KEY_ZONES = 11
+KEY_ZSTRIDE = 1 + 1 + MAX_ITEMS
+KEY_TEMP0 = 2 + KEY_ZONES * KEY_ZSTRIDE
+KEY_N = KEY_TEMP0 + TEMP_CAP * TEMP_W
 
 # why the game ended (``reason``)
 R_NONE, R_LOOT, R_DECKOUT, R_ALT = range(4)
@@ -112,6 +121,10 @@ GAME_FIELDS = [
     ("last_roll", np.int8),  # the last die roll (R58), 0 none
     ("winner", np.int8),
     ("reason", np.int8),
+    # cache (never read unless ``eff_key`` matches the board; check_record recomputes it)
+    ("eff", np.int16, (NUM_P, SLOTS, NUM_PROPS)),
+    ("eff_cls", np.int16, (NUM_P, SLOTS)),
+    ("eff_key", np.int32, (KEY_N,)),
     *zone_fields("zone", NUM_ZONES, DECK_SIZE),
     *knowledge_fields("known", NUM_P, NUM_CARDS),
 ]
