@@ -1,9 +1,21 @@
 """A Villainous heuristic policy that reads only the observation (no hidden state).
 
-It takes every useful action before ending its turn, most valuable first (Vanquish, Play,
-Activate, Fate, Power, moves; never Discard), plays "may" abilities, ends a Vanquish as soon
-as it is enough, and Fates the leading opponent (most Power plus public objective progress).
-Other choices are uniform among the legal ones.
+It pursues its villain's objective (RULES.md section 17 measures it against random):
+
+- Scar: Allies to the Heroes' locations, Stampede to Mufasa, Vanquish Mufasa first, then
+  every Hero it can (each one feeds the Succession pile); Feeding Frenzy once Mufasa is there.
+- Yzma: Kronk with the Dagger or an Imperial Guards at one location, Kuzco moved there
+  (Move a Hero, Fake Funeral) or they to him, then the Vanquish of Kuzco with Kronk; never
+  a Vanquish of Kuzco without Kronk; Right-Hand Man fetches Kronk.
+- Ratigan: Gears first, Buckingham Palace unlocked, Power saved for The Robot Queen, played
+  at the Palace (or moved there); once flipped, Basil defeated.
+
+Each turn it moves to the location whose visible symbols are worth most now (a Vanquish it
+can make, a card it wants and can afford with the Power gained there, Power itself, then
+Fate), takes Power first, then Play, moves, Vanquish, Fate, and discards dead cards while
+it still looks for its key card. Against an opponent it picks the Fate card that hurts that
+villain's objective most and puts Heroes where they cover the best symbols, away from the
+opponent's Allies; it Fates the leading opponent (most Power plus objective progress).
 """
 
 from __future__ import annotations
@@ -13,22 +25,87 @@ from numba import njit, prange
 
 from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
 
-from .encode import O_EKIND, O_MOVER, O_OBJ, O_PHASE, O_POWER, O_SUCC, O_VIL
+from .encode import (
+    O_EKIND,
+    O_ENTRY,
+    O_FT,
+    O_HAND,
+    O_HS,
+    O_LOCKED,
+    O_MOVER,
+    O_OBJ,
+    O_PHASE,
+    O_PILES,
+    O_PK,
+    O_POWER,
+    O_RF,
+    O_RV,
+    O_SUCC,
+    O_VIL,
+)
 from .state import (
+    BASIL,
+    DAGGER,
+    E_ALLY_AURA,
+    E_DEFEAT_HERE_LE,
+    E_DEFEAT_HERO_LE,
+    E_DEFEAT_NAMED_HERE,
+    E_DISCARD_ALLY_LE,
+    E_DISCARD_FATE_ITEM,
+    E_DISCARD_ITEM,
+    E_FIND_HERO,
+    E_HERO_ALLY_MINUS,
+    E_MOVE_ALLY_ANY,
+    E_MOVE_ALLY_FROM_HERE,
+    E_MOVE_HERO_ANY,
+    E_MOVE_HERO_FROM_HERE,
+    E_MOVE_NAMED_HERO,
+    E_PACK,
+    E_PLAY_ALLY_FREE,
+    E_PLAY_FROM_FATE_DISCARD,
+    E_RETURN_ALLY,
+    E_STR_BONUS,
+    F_EFF,
+    F_KIND,
+    F_LOCAL,
+    F_STR,
+    FCARD,
+    FLOC,
+    GUARDS,
+    K_ALLY,
+    K_CONDITION,
     K_DISCARD,
+    K_EFFECT,
+    K_FHERO,
+    K_FITEM,
+    K_HERO,
+    K_ITEM,
+    K_MOVE_H,
+    K_MOVE_IA,
+    K_PLAY,
     K_VANQ,
+    KRONK,
+    KUZCO,
     LOC_SYM,
     LOCATION,
     MAX_P,
+    MUFASA,
     NFL,
     NUM_ENTRY_KINDS,
     NUM_PHASES,
+    NVL,
+    PALACE,
     PASS,
     PH_ACT,
     PH_ENTRY,
+    PH_FPICK,
     PH_MOVE,
+    PH_PILE,
     PH_TARGET,
     PH_WINDOW,
+    QUEEN,
+    QUEEN_COST,
+    RATIGAN,
     S_ACTIVATE,
     S_DISCARD,
     S_FATE,
@@ -36,26 +113,91 @@ from .state import (
     S_MOVE_IA,
     S_PLAY,
     S_POWER1,
-    S_POWER2,
     S_POWER3,
     S_VANQUISH,
+    SCAR,
     SLOT,
     TARGET,
+    V_A,
+    V_COST,
+    V_EFF,
+    V_KIND,
+    V_LOCAL,
+    V_STR,
+    VCARD,
+    VLOC,
+    VNAME,
+    YZMA,
 )
 
-# value of taking each symbol's action (higher first); Discard is never taken
-SYMBOL_VALUE = np.zeros(10, np.float64)
-SYMBOL_VALUE[S_VANQUISH] = 9.0
-SYMBOL_VALUE[S_PLAY] = 8.0
-SYMBOL_VALUE[S_ACTIVATE] = 7.0
-SYMBOL_VALUE[S_FATE] = 6.0
-SYMBOL_VALUE[S_POWER3] = 5.0
-SYMBOL_VALUE[S_POWER2] = 4.0
-SYMBOL_VALUE[S_POWER1] = 3.0
-SYMBOL_VALUE[S_MOVE_HERO] = 2.0
-SYMBOL_VALUE[S_MOVE_IA] = 1.0
-SYMBOL_VALUE[S_DISCARD] = -1.0
 
+def _vt(villain, name):
+    for lt in range(NVL):
+        t = VLOC[villain, lt]
+        if t >= 0 and VNAME[t] == name:
+            return int(t)
+    raise KeyError(name)
+
+
+# card values when played by their owner (before the state adjustments in card_value)
+CARD_VALUE = np.zeros(len(V_COST), np.float64)
+for _v, _name, _val in (
+        (SCAR, "Hungry Hyena", 4.0), (SCAR, "Long Live the King", 3.0),
+        (SCAR, "Be Prepared", 3.0), (SCAR, "Stick with Me", 0.5), (SCAR, "Whisper", 0.5),
+        (SCAR, "Feeding Frenzy", 2.0), (SCAR, "Stampede", 5.0), (SCAR, "Banzai", 4.0),
+        (SCAR, "Ed", 3.0), (SCAR, "Shenzi", 4.0),
+        (YZMA, "After Them!", 1.0), (YZMA, "Eavesdrop", 3.5), (YZMA, "Imperial Guards", 4.0),
+        (YZMA, "Smash It with a Hammer", 2.0), (YZMA, "A Cruel Irony", 0.5),
+        (YZMA, "Beauty Sleep", 2.5), (YZMA, "Fake Funeral", 0.5),
+        (YZMA, "Finish the Job", 1.0), (YZMA, "Right-Hand Man", 2.0),
+        (YZMA, "The Path That Rocks", 2.0), (YZMA, "Dagger", 5.0), (YZMA, "Kronk", 8.0),
+        (RATIGAN, "Gears", 6.0), (RATIGAN, "Capture", 1.5), (RATIGAN, "Ruffians", 1.5),
+        (RATIGAN, "Greatest Criminal Mind", 4.0), (RATIGAN, "Marvelous Trap", 1.0),
+        (RATIGAN, "Uniform", 1.0), (RATIGAN, "Airship", 1.0), (RATIGAN, "Bartholomew", 2.5),
+        (RATIGAN, "Bell", 0.5), (RATIGAN, "Felicia", 1.5), (RATIGAN, "Fidget", 3.0),
+        (RATIGAN, "Fidget's List", 1.0), (RATIGAN, "Royal Robes", 0.5),
+        (RATIGAN, "The Robot Queen", 4.0), (RATIGAN, "Tools", 3.0)):
+    CARD_VALUE[_vt(_v, _name)] = _val
+# cards worth discarding (Discard Cards) while Yzma or Ratigan looks for a key card
+DEAD = np.zeros(len(V_COST), np.bool_)
+for _v, _name in ((YZMA, "A Cruel Irony"), (YZMA, "After Them!"), (YZMA, "Finish the Job"),
+                  (RATIGAN, "Capture"), (RATIGAN, "Uniform"), (RATIGAN, "Airship"),
+                  (RATIGAN, "Bell"), (RATIGAN, "Ruffians"), (RATIGAN, "Marvelous Trap")):
+    DEAD[_vt(_v, _name)] = True
+STAMPEDE = _vt(SCAR, "Stampede")
+FEEDING = _vt(SCAR, "Feeding Frenzy")
+GEARS = _vt(RATIGAN, "Gears")
+UNLOCK_LIST = _vt(RATIGAN, "Fidget's List")
+ROBES = _vt(RATIGAN, "Royal Robes")
+RIGHT_HAND = _vt(YZMA, "Right-Hand Man")
+FAKE_FUNERAL = _vt(YZMA, "Fake Funeral")
+FINISH_JOB = _vt(YZMA, "Finish the Job")
+MARVELOUS = _vt(RATIGAN, "Marvelous Trap")
+
+# the four vanquish/placement "keys" of Yzma: Kronk and his helpers
+L_KRONK = int(V_LOCAL[KRONK])
+L_DAGGER = int(V_LOCAL[DAGGER])
+L_GUARDS = int(V_LOCAL[GUARDS])
+L_QUEEN = int(V_LOCAL[QUEEN])
+L_GEARS = int(V_LOCAL[GEARS])
+L_MUFASA = int(F_LOCAL[MUFASA])
+L_KUZCO = int(F_LOCAL[KUZCO])
+L_BASIL = int(F_LOCAL[BASIL])
+
+# symbol order within a turn (higher first): Power pays for the Play; moves set up the
+# Vanquish; Fate last but one; Discard (only of dead cards) last
+ORDER = np.zeros(10, np.float64)
+ORDER[S_POWER1:S_POWER3 + 1] = 9.0
+ORDER[S_PLAY] = 8.0
+ORDER[S_ACTIVATE] = 7.0
+ORDER[S_MOVE_HERO] = 6.0
+ORDER[S_MOVE_IA] = 5.5
+ORDER[S_VANQUISH] = 5.0
+ORDER[S_FATE] = 4.0
+ORDER[S_DISCARD] = 3.0
+
+
+# ---------------------------------------------------------------- reading the observation
 
 @njit(cache=True)
 def argmax_block(obs, o, k):
@@ -68,39 +210,800 @@ def argmax_block(obs, o, k):
 
 
 @njit(cache=True)
-def location_value(villain, loc):
-    """How good a location's symbols are (all four, top ones may be covered)."""
-    v = 0.0
-    for k in range(4):
-        v += max(0.0, SYMBOL_VALUE[LOC_SYM[villain, loc, k]])
-    return v
+def vil_of(obs, r):
+    """Villain of relative seat ``r``."""
+    return argmax_block(obs, O_VIL + r * 3, 3)
+
+
+@njit(cache=True)
+def n_v(obs, r, loc, lt):
+    """Number of villain cards of local type ``lt`` below ``loc`` of relative seat ``r``."""
+    return int(obs[O_RV + (r * 4 + loc) * NVL + lt] * 6.0 + 0.5)
+
+
+@njit(cache=True)
+def n_f(obs, r, loc, lt):
+    """Number of Fate cards of local type ``lt`` above ``loc`` of relative seat ``r``."""
+    return int(obs[O_RF + (r * 4 + loc) * NFL + lt] * 3.0 + 0.5)
+
+
+@njit(cache=True)
+def n_hand(obs, lt):
+    """Number of cards of local type ``lt`` in my hand."""
+    return int(obs[O_HAND + lt] * 6.0 + 0.5)
+
+
+@njit(cache=True)
+def power_of(obs, r):
+    """Power of relative seat ``r`` (20 reads as 20 or more)."""
+    return float(int(obs[O_POWER + r] * 20.0 + 0.5))
+
+
+@njit(cache=True)
+def heroes_here(obs, r, v, loc):
+    """Number of Heroes at ``loc`` of relative seat ``r`` (villain ``v``)."""
+    k = 0
+    for lt in range(NFL):
+        t = FLOC[v, lt]
+        if t >= 0 and F_KIND[t] == K_HERO:
+            k += n_f(obs, r, loc, lt)
+    return k
+
+
+@njit(cache=True)
+def hero_strength(obs, r, loc, lt):
+    """Current Strength of the strongest Hero of local type ``lt`` there."""
+    return int(obs[O_HS + (r * 4 + loc) * NFL + lt] * 10.0 + 0.5)
+
+
+@njit(cache=True)
+def reach(obs, r, v, loc, kronk):
+    """Vanquish total of seat ``r``'s Allies at ``loc`` (Kronk only if ``kronk``)."""
+    allies = 0
+    total = 0
+    aura = 0
+    minus = 0
+    bonus = 0
+    for lt in range(NFL):
+        t = FLOC[v, lt]
+        if t >= 0 and F_KIND[t] == K_HERO and F_EFF[t] == E_HERO_ALLY_MINUS and n_f(
+                obs, r, loc, lt) > 0:
+            minus += 1
+    for lt in range(NVL):
+        t = VLOC[v, lt]
+        if t < 0:
+            continue
+        k = n_v(obs, r, loc, lt)
+        if k == 0:
+            continue
+        if V_KIND[t] == K_ITEM and V_EFF[t] == E_STR_BONUS:
+            bonus += k * V_A[t]
+        if V_KIND[t] != K_ALLY or (t == KRONK and not kronk):
+            continue
+        allies += k
+        s = V_STR[t]
+        if V_EFF[t] == E_PACK:
+            s += V_A[t] * (k - 1)
+        total += k * s
+        if V_EFF[t] == E_ALLY_AURA:
+            aura += V_A[t]
+    if allies == 0:
+        return 0
+    total += aura * (allies - 1) - minus * allies + bonus
+    return max(total, 0)
+
+
+@njit(cache=True)
+def kronk_ready(obs, v, loc):
+    """Yzma's Kronk at ``loc`` with the Dagger or an Imperial Guards."""
+    return v == YZMA and n_v(obs, 0, loc, L_KRONK) > 0 and (
+        n_v(obs, 0, loc, L_DAGGER) > 0 or n_v(obs, 0, loc, L_GUARDS) > 0)
+
+
+@njit(cache=True)
+def mufasa_in(obs, r):
+    """Whether Mufasa is in seat ``r``'s Succession pile."""
+    return obs[O_SUCC + r * (NFL + 1) + L_MUFASA] > 0
+
+
+@njit(cache=True)
+def vanquish_value(obs, v, lt):
+    """How much defeating my Hero of local type ``lt`` is worth."""
+    t = FLOC[v, lt]
+    # a Hero that does not advance the objective stays: out of the Fate deck (or Yzma's
+    # piles) it leaves the objective's Hero likelier to be revealed to an opponent's Fate
+    if v == SCAR:
+        if t == MUFASA or mufasa_in(obs, 0):
+            return 10.0 + F_STR[t]
+        return 0.0
+    if v == YZMA:
+        return -5.0 if t == KUZCO else 0.0
+    if obs[O_OBJ + 1] > 0 and t == BASIL:
+        return 100.0
+    return 2.0
+
+
+@njit(cache=True)
+def best_vanquish(obs, v, loc):
+    """(value, local Hero type) of the best Vanquish at my ``loc`` (value 0: none)."""
+    best, pick = 0.0, -1
+    for lt in range(NFL):
+        t = FLOC[v, lt]
+        if t < 0 or F_KIND[t] != K_HERO or n_f(obs, 0, loc, lt) == 0:
+            continue
+        hs = hero_strength(obs, 0, loc, lt)
+        if t == KUZCO and v == YZMA:
+            if kronk_ready(obs, v, loc) and reach(obs, 0, v, loc, True) >= hs:
+                val = 100.0
+            else:
+                continue
+        else:
+            if reach(obs, 0, v, loc, False) < hs or reach(obs, 0, v, loc, False) == 0:
+                continue
+            val = vanquish_value(obs, v, lt)
+        if val > best:
+            best, pick = val, lt
+    return best, pick
+
+
+@njit(cache=True)
+def hero_loc_of(obs, r, v, lt):
+    """Location of a Hero of local type ``lt`` (-1: not in the Realm)."""
+    for loc in range(4):
+        if n_f(obs, r, loc, lt) > 0:
+            return loc
+    return -1
+
+
+@njit(cache=True)
+def vcard_loc_of(obs, r, lt):
+    """Location of a villain card of local type ``lt`` (-1: none below a location)."""
+    for loc in range(4):
+        if n_v(obs, r, loc, lt) > 0:
+            return loc
+    return -1
+
+
+@njit(cache=True)
+def queen_cost_obs(obs):
+    """My Robot Queen's Cost."""
+    return float(int(obs[O_OBJ] * QUEEN_COST + 0.5))
+
+
+@njit(cache=True)
+def palace_open(obs):
+    """Whether my Buckingham Palace is unlocked."""
+    return obs[O_LOCKED + PALACE] == 0
+
+
+@njit(cache=True)
+def card_value(obs, v, t, power):
+    """What playing my villain card ``t`` is worth now (< 0: keep it)."""
+    val = CARD_VALUE[t]
+    if v == SCAR:
+        if t == STAMPEDE and hero_loc_of(obs, 0, v, L_MUFASA) >= 0:
+            val = 12.0
+        elif t == FEEDING and mufasa_in(obs, 0):
+            val = 9.0
+    elif v == YZMA:
+        has_kronk = vcard_loc_of(obs, 0, L_KRONK) >= 0 or n_hand(obs, L_KRONK) > 0
+        if t == RIGHT_HAND and not has_kronk:
+            val = 6.0
+        elif t == FAKE_FUNERAL and hero_loc_of(obs, 0, v, L_KUZCO) >= 0 and vcard_loc_of(
+                obs, 0, L_KRONK) >= 0:
+            val = 7.0
+        elif t == FINISH_JOB and not has_kronk:
+            val = 2.5
+    elif v == RATIGAN:
+        if obs[O_OBJ + 1] > 0:  # flipped: Basil is the objective
+            if t == MARVELOUS:
+                val = 8.0
+        else:
+            if (t == UNLOCK_LIST or t == ROBES) and not palace_open(obs):
+                val = 7.0
+            if t == QUEEN:
+                val = 30.0 if palace_open(obs) else 3.0
+            # save Power for The Robot Queen once she is in hand
+            if t != QUEEN and t != GEARS and t != UNLOCK_LIST and t != ROBES and V_COST[t] > 0 \
+                    and n_hand(obs, L_QUEEN) > 0 and power - V_COST[t] < queen_cost_obs(obs):
+                val = -1.0
+    e = V_EFF[t]
+    if V_KIND[t] == K_EFFECT and (e == E_DEFEAT_HERO_LE or e == E_MOVE_HERO_ANY
+                                  or e == E_DISCARD_FATE_ITEM):
+        heroes = 0
+        for loc in range(4):
+            heroes += heroes_here(obs, 0, v, loc)
+        if heroes == 0:
+            val = 0.0
+    return val
+
+
+@njit(cache=True)
+def best_play(obs, v, power):
+    """Value of the best card of my hand I can pay for with ``power``."""
+    best = 0.0
+    for lt in range(NVL):
+        t = VLOC[v, lt]
+        if t < 0 or n_hand(obs, lt) == 0 or V_KIND[t] == K_CONDITION:
+            continue
+        cost = queen_cost_obs(obs) if t == QUEEN else V_COST[t]
+        if cost > power + 1e-6:
+            continue
+        best = max(best, card_value(obs, v, t, power))
+    return best
+
+
+@njit(cache=True)
+def chosen_card(obs, v, power, free):
+    """The Ally or Item that step 0 of a Play (``free``: Be Prepared) picked.
+
+    The best one of my hand that I can pay for (-1 if none).
+    """
+    best, pick = -1e18, -1
+    for lt in range(NVL):
+        t = VLOC[v, lt]
+        if t < 0 or n_hand(obs, lt) == 0:
+            continue
+        if free:
+            if V_KIND[t] != K_ALLY:
+                continue
+        else:
+            if V_KIND[t] != K_ALLY and V_KIND[t] != K_ITEM:
+                continue
+            cost = queen_cost_obs(obs) if t == QUEEN else V_COST[t]
+            if cost > power + 1e-6:
+                continue
+        val = card_value(obs, v, t, power)
+        if val > best:
+            best, pick = val, t
+    return pick
+
+
+@njit(cache=True)
+def looking_for_key(obs, v):
+    """Yzma without Kronk, or Ratigan without The Robot Queen (Discard cycles the deck)."""
+    if v == YZMA:
+        return vcard_loc_of(obs, 0, L_KRONK) < 0 and n_hand(obs, L_KRONK) == 0
+    if v == RATIGAN and obs[O_OBJ + 1] == 0:
+        return vcard_loc_of(obs, 0, L_QUEEN) < 0 and n_hand(obs, L_QUEEN) == 0
+    return False
+
+
+@njit(cache=True)
+def junk(obs, v, t):
+    """Whether my hand card ``t`` is worth discarding.
+
+    A dead card while I look for my key card, a Condition, or a card that is worth nothing
+    now (its target is missing).
+    """
+    if V_KIND[t] == K_CONDITION:
+        return True
+    if DEAD[t] and looking_for_key(obs, v):
+        return True
+    return card_value(obs, v, t, 20.0) <= 0.5
+
+
+@njit(cache=True)
+def dead_cards(obs, v):
+    """Number of cards worth discarding in my hand."""
+    k = 0
+    for lt in range(NVL):
+        t = VLOC[v, lt]
+        if t >= 0 and junk(obs, v, t):
+            k += n_hand(obs, lt)
+    return k
+
+
+@njit(cache=True)
+def yzma_setup(obs, v):
+    """(Kuzco's location, the location where Kronk is ready): -1 where absent."""
+    kz = hero_loc_of(obs, 0, v, L_KUZCO)
+    ready = -1
+    for loc in range(4):
+        if kronk_ready(obs, v, loc):
+            ready = loc
+    return kz, ready
+
+
+@njit(cache=True)
+def move_hero_value(obs, v):
+    """Worth of a Move a Hero action (adjacent).
+
+    Kuzco next to a ready Kronk; any Hero onto Allies that can defeat it.
+    """
+    if v == YZMA:
+        kz, ready = yzma_setup(obs, v)
+        if kz >= 0 and ready >= 0 and abs(kz - ready) == 1:
+            return 30.0
+        return 0.0
+    best = 0.0
+    for loc in range(4):
+        for d in (loc - 1, loc + 1):
+            if d < 0 or d > 3 or obs[O_LOCKED + d] > 0:
+                continue
+            for lt in range(NFL):
+                t = FLOC[v, lt]
+                if t < 0 or F_KIND[t] != K_HERO or n_f(obs, 0, loc, lt) == 0:
+                    continue
+                if reach(obs, 0, v, d, False) >= hero_strength(obs, 0, loc, lt) and reach(
+                        obs, 0, v, d, False) > 0:
+                    best = max(best, 0.5 * vanquish_value(obs, v, lt))
+    return best
+
+
+@njit(cache=True)
+def move_ia_value(obs, v):
+    """Worth of a Move an Item or Ally action.
+
+    The Robot Queen next to the Palace; Yzma's Kronk or helpers next to Kuzco.
+    """
+    if v == RATIGAN and obs[O_OBJ + 1] == 0:
+        q = vcard_loc_of(obs, 0, L_QUEEN)
+        if q >= 0 and q != PALACE and palace_open(obs) and abs(q - PALACE) == 1:
+            return 40.0
+    if v == YZMA:
+        kz, ready = yzma_setup(obs, v)
+        if kz >= 0 and ready < 0:
+            for lt in (L_KRONK, L_DAGGER, L_GUARDS):
+                q = vcard_loc_of(obs, 0, lt)
+                if q >= 0 and q != kz and abs(q - kz) == 1:
+                    return 8.0
+    return 0.0
+
+
+@njit(cache=True)
+def symbol_value(obs, v, sym, power):
+    """Worth of taking symbol ``sym``'s action this turn.
+
+    ``power``: my Power after this location's Power actions.
+    """
+    if sym <= S_POWER3:
+        w = 1.5 if v == RATIGAN else 1.0
+        return w * (sym - S_POWER1 + 1)
+    if sym == S_PLAY:
+        return best_play(obs, v, power)
+    if sym == S_VANQUISH:
+        best = 0.0
+        for loc in range(4):
+            val, _ = best_vanquish(obs, v, loc)
+            best = max(best, val)
+        return best
+    if sym == S_FATE:
+        return 1.5 if v == RATIGAN else 0.4
+    if sym == S_ACTIVATE:
+        return 0.5
+    if sym == S_MOVE_HERO:
+        return move_hero_value(obs, v)
+    if sym == S_MOVE_IA:
+        return move_ia_value(obs, v)
+    if sym == S_DISCARD:
+        return 0.7 * dead_cards(obs, v)
+    return 0.0
+
+
+@njit(cache=True)
+def location_value(obs, v, loc):
+    """Worth of moving to ``loc``: its visible symbols (top ones covered by Heroes)."""
+    lo = 2 if heroes_here(obs, 0, v, loc) > 0 else 0
+    power = power_of(obs, 0)
+    for k in range(lo, 4):
+        sym = LOC_SYM[v, loc, k]
+        if sym <= S_POWER3:
+            power += sym - S_POWER1 + 1
+    val = 0.0
+    for k in range(lo, 4):
+        val += max(0.0, symbol_value(obs, v, LOC_SYM[v, loc, k], power))
+    return val
+
+
+# ---------------------------------------------------------------- placing cards
+
+@njit(cache=True)
+def place_value(obs, v, t, loc):
+    """Worth of putting my Ally or Item ``t`` below my ``loc``."""
+    if v == RATIGAN:
+        if t == QUEEN:
+            if loc == PALACE:
+                return 100.0
+            return 10.0 - abs(loc - PALACE)
+        if t == GEARS or V_KIND[t] == K_ITEM and V_EFF[t] != E_STR_BONUS:
+            return 1.0 if loc != PALACE else 0.5
+    if v == YZMA and (t == KRONK or t == DAGGER or t == GUARDS):
+        kz = hero_loc_of(obs, 0, v, L_KUZCO)
+        if kz >= 0:
+            return 50.0 if loc == kz else 10.0 - abs(loc - kz)
+        val = 0.0
+        for lt in (L_KRONK, L_DAGGER, L_GUARDS):
+            val += 5.0 * n_v(obs, 0, loc, lt)
+        return val + (1.0 if loc == 1 else 0.0)
+    if v == SCAR and t == STAMPEDE:
+        m = hero_loc_of(obs, 0, v, L_MUFASA)
+        if m >= 0:
+            return 50.0 if loc == m else 0.0
+    # an Ally (or a Vanquish bonus): where it makes a Vanquish possible, then where Heroes are
+    val = 0.0
+    if heroes_here(obs, 0, v, loc) > 0:
+        add = V_STR[t] if V_KIND[t] == K_ALLY else V_A[t]
+        if V_EFF[t] == E_PACK:
+            add += n_v(obs, 0, loc, int(V_LOCAL[t])) * 2
+        base = reach(obs, 0, v, loc, False)
+        for lt in range(NFL):
+            ft = FLOC[v, lt]
+            if ft < 0 or F_KIND[ft] != K_HERO or n_f(obs, 0, loc, lt) == 0:
+                continue
+            if v == YZMA and ft == KUZCO:
+                continue
+            if base + add >= hero_strength(obs, 0, loc, lt):
+                val = max(val, 5.0 + vanquish_value(obs, v, lt))
+            else:
+                val = max(val, 2.0)
+    val += 0.3 * reach(obs, 0, v, loc, True)
+    return val
+
+
+@njit(cache=True)
+def top_value_for(v, loc):
+    """How much a Hero at ``loc`` hurts villain ``v`` (the top symbols it covers)."""
+    val = 0.0
+    for k in range(2):
+        sym = LOC_SYM[v, loc, k]
+        if sym <= S_POWER3:
+            val += sym - S_POWER1 + 1
+        elif sym == S_PLAY or sym == S_VANQUISH:
+            val += 2.5
+        elif sym == S_FATE or sym == S_ACTIVATE:
+            val += 1.0
+        else:
+            val += 0.5
+    return val
+
+
+@njit(cache=True)
+def hero_place_value(obs, r, q, t, loc):
+    """Worth (to me) of putting opponent ``r``'s (villain ``q``) Hero ``t`` at their ``loc``."""
+    val = 0.0
+    if heroes_here(obs, r, q, loc) == 0:
+        val += top_value_for(q, loc)
+    val -= 0.5 * reach(obs, r, q, loc, True)
+    if q == YZMA and t == KUZCO:
+        for lt in (L_KRONK, L_DAGGER, L_GUARDS):
+            val -= 4.0 * n_v(obs, r, loc, lt)
+    if q == RATIGAN and loc == PALACE:
+        val += 1.0
+    if vil_of(obs, 0) != RATIGAN:  # Scar and Yzma want to be Fated: their FATE stays open
+        for k in range(2):
+            if LOC_SYM[q, loc, k] == S_FATE:
+                val -= 6.0
+    return val
+
+
+@njit(cache=True)
+def fate_card_value(obs, r, q, lt):
+    """Worth (to me) of playing opponent ``r``'s (villain ``q``) Fate card ``lt``."""
+    t = FLOC[q, lt]
+    k = F_KIND[t]
+    if k == K_HERO:
+        val = F_STR[t] * 0.5 + 1.0
+        if q == SCAR:
+            val = -8.0 if t == MUFASA else (0.5 if mufasa_in(obs, r) else 1.5)
+        if q == YZMA and t == KUZCO:
+            val = -8.0
+        if q == RATIGAN and t == BASIL:
+            val = -8.0 if obs[O_OBJ + r * 4 + 1] > 0 else 4.0
+        return val
+    if k == K_ITEM:
+        return 2.5
+    eff = F_EFF[t]
+    if eff == E_DISCARD_ITEM:  # Sabotage: The Robot Queen or Gears
+        return 6.0 if obs[O_OBJ + r * 4] < 1.0 or vcard_loc_of(obs, r, L_QUEEN) >= 0 else 0.5
+    if eff == E_DISCARD_ALLY_LE:
+        return 3.0
+    if eff == E_FIND_HERO:
+        return 1.0
+    return 1.0
+
+
+# ---------------------------------------------------------------- the decisions
+
+@njit(cache=True)
+def best_masked(mask, o, k, vals):
+    """The action ``o + i`` of largest ``vals[i]`` among the legal ones (-1: none)."""
+    best, pick = -1e18, -1
+    for i in range(k):
+        if mask[o + i] and vals[i] > best:
+            best, pick = vals[i], o + i
+    return pick
+
+
+@njit(cache=True)
+def entry_realm(obs):
+    """Relative seat whose Realm the pending choice is in."""
+    return argmax_block(obs, O_ENTRY + 4, MAX_P)
+
+
+@njit(cache=True)
+def entry_c0(obs):
+    """The chosen location of the pending choice (-1 if none)."""
+    o = O_ENTRY + 8 + MAX_P
+    for i in range(4):
+        if obs[o + i] > 0:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def entry_step(obs):
+    """Step of the pending choice."""
+    return argmax_block(obs, O_ENTRY, 4)
+
+
+@njit(cache=True)
+def my_entry(obs, mask, rng, v, kind):
+    """A choice in my own Realm."""
+    vals = np.zeros(NVL, np.float64)
+    lvals = np.zeros(4, np.float64)
+    fvals = np.zeros(NFL, np.float64)
+    step = entry_step(obs)
+    power = power_of(obs, 0)
+    any_loc = mask[LOCATION] or mask[LOCATION + 1] or mask[LOCATION + 2] or mask[LOCATION + 3]
+    any_v = False
+    for i in range(NVL):
+        if mask[VCARD + i]:
+            any_v = True
+    if kind == K_PLAY or kind == E_PLAY_ALLY_FREE or kind == E_RETURN_ALLY:
+        if any_v:
+            for lt in range(NVL):
+                t = VLOC[v, lt]
+                if t >= 0:
+                    vals[lt] = card_value(obs, v, t, power)
+            return best_masked(mask, VCARD, NVL, vals)
+        # step 1: where. The chosen card is not in the observation (it is still in my hand):
+        # it is the one step 0 picked from this same hand and Power (same values, same ties)
+        t = chosen_card(obs, v, power, kind == E_PLAY_ALLY_FREE)
+        for loc in range(4):
+            lvals[loc] = place_value(obs, v, t, loc) if t >= 0 else 0.0
+        return best_masked(mask, LOCATION, 4, lvals)
+    if kind == K_VANQ:
+        if step == 0:
+            for loc in range(4):
+                lvals[loc], _ = best_vanquish(obs, v, loc)
+            return best_masked(mask, LOCATION, 4, lvals)
+        if step == 1:
+            loc = entry_c0(obs)
+            for lt in range(NFL):
+                fvals[lt] = -1.0
+            if loc >= 0:
+                _, pick = best_vanquish(obs, v, loc)
+                if pick >= 0:
+                    fvals[pick] = 1.0
+            return best_masked(mask, FCARD, NFL, fvals)
+        if mask[PASS]:
+            return PASS
+        loc = entry_c0(obs)
+        kuzco = v == YZMA and loc >= 0 and n_f(obs, 0, loc, L_KUZCO) > 0 and kronk_ready(
+            obs, v, loc)
+        if kuzco and mask[VCARD + L_KRONK]:
+            return VCARD + L_KRONK
+        for lt in range(NVL):  # strongest first (fewer Allies lost); Yzma keeps her keys
+            t = VLOC[v, lt]
+            if t >= 0:
+                vals[lt] = V_STR[t]
+                if v == YZMA and not kuzco and (t == KRONK or t == GUARDS):
+                    vals[lt] -= 20.0
+        return best_masked(mask, VCARD, NVL, vals)
+    if kind == K_DISCARD:
+        for lt in range(NVL):
+            t = VLOC[v, lt]
+            if t >= 0 and mask[VCARD + lt] and junk(obs, v, t):
+                return VCARD + lt
+        return PASS
+    if kind == K_MOVE_H or kind == E_MOVE_HERO_ANY or kind == E_MOVE_HERO_FROM_HERE \
+            or kind == E_MOVE_NAMED_HERO:
+        if any_loc and (step == 0 and kind != E_MOVE_NAMED_HERO and kind != E_MOVE_HERO_FROM_HERE):
+            # the source: a Hero I want moved (Kuzco for Yzma), else the one covering most
+            for loc in range(4):
+                lvals[loc] = top_value_for(v, loc)
+                if v == YZMA and n_f(obs, 0, loc, L_KUZCO) > 0:
+                    lvals[loc] += 50.0
+                if v == SCAR and n_f(obs, 0, loc, L_MUFASA) > 0:
+                    lvals[loc] += 20.0
+            return best_masked(mask, LOCATION, 4, lvals)
+        has_f = False
+        for i in range(NFL):
+            if mask[FCARD + i]:
+                has_f = True
+        if has_f:
+            for lt in range(NFL):
+                t = FLOC[v, lt]
+                if t >= 0:
+                    fvals[lt] = F_STR[t] + (50.0 if t == KUZCO or t == MUFASA else 0.0)
+            return best_masked(mask, FCARD, NFL, fvals)
+        # the destination: a ready Kronk, else Allies that can defeat it, never a good top
+        kz, ready = yzma_setup(obs, v)
+        for loc in range(4):
+            lvals[loc] = reach(obs, 0, v, loc, True) - 0.5 * top_value_for(v, loc)
+            if v == YZMA and loc == ready:
+                lvals[loc] += 100.0
+            if v == YZMA and n_v(obs, 0, loc, L_KRONK) > 0:
+                lvals[loc] += 20.0
+        return best_masked(mask, LOCATION, 4, lvals)
+    if kind == K_MOVE_IA or kind == E_MOVE_ALLY_ANY or kind == E_MOVE_ALLY_FROM_HERE:
+        if step == 0 and kind != E_MOVE_ALLY_FROM_HERE:
+            for loc in range(4):
+                lvals[loc] = 0.0
+                if v == RATIGAN and n_v(obs, 0, loc, L_QUEEN) > 0:
+                    lvals[loc] = 50.0
+                if v == YZMA:
+                    for lt in (L_KRONK, L_DAGGER, L_GUARDS):
+                        lvals[loc] += 5.0 * n_v(obs, 0, loc, lt)
+                    if n_f(obs, 0, loc, L_KUZCO) > 0:
+                        lvals[loc] -= 40.0
+                if heroes_here(obs, 0, v, loc) == 0:
+                    lvals[loc] += 1.0
+            if mask[PASS] and kind == E_MOVE_ALLY_ANY:
+                # a "one or two" move: stop unless something wants moving
+                mx = -1e9
+                for loc in range(4):
+                    if mask[LOCATION + loc]:
+                        mx = max(mx, lvals[loc])
+                if mx < 5.0:
+                    return PASS
+            return best_masked(mask, LOCATION, 4, lvals)
+        if any_v:
+            for lt in range(NVL):
+                t = VLOC[v, lt]
+                if t >= 0:
+                    vals[lt] = 1.0
+                    if t == QUEEN:
+                        vals[lt] = 100.0
+                    if v == YZMA and (t == KRONK or t == DAGGER or t == GUARDS):
+                        vals[lt] = 10.0
+            return best_masked(mask, VCARD, NVL, vals)
+        kz, ready = yzma_setup(obs, v)
+        for loc in range(4):
+            lvals[loc] = 0.0
+            if v == RATIGAN and loc == PALACE:
+                lvals[loc] = 100.0
+            if v == YZMA and kz >= 0:
+                lvals[loc] = 50.0 if loc == kz else -abs(loc - kz)
+            if heroes_here(obs, 0, v, loc) > 0 and v != YZMA:
+                lvals[loc] += 3.0
+        return best_masked(mask, LOCATION, 4, lvals)
+    if kind == E_DEFEAT_HERE_LE or kind == E_DEFEAT_NAMED_HERE:
+        mask2 = mask.copy()
+        mask2[PASS] = 0
+        for lt in range(NFL):
+            fvals[lt] = 1.0
+            if v == YZMA and FLOC[v, lt] == KUZCO:
+                fvals[lt] = -1.0
+        a = best_masked(mask2, FCARD, NFL, fvals)
+        if a >= 0 and fvals[a - FCARD] > 0:
+            return a
+        return PASS if mask[PASS] else random_legal(mask, rng)
+    if any_loc:  # a defeat or another choice of location: the best Hero there
+        for loc in range(4):
+            for lt in range(NFL):
+                t = FLOC[v, lt]
+                if t >= 0 and F_KIND[t] == K_HERO and n_f(obs, 0, loc, lt) > 0:
+                    val = vanquish_value(obs, v, lt) + F_STR[t]
+                    if v == YZMA and t == KUZCO:
+                        val = -10.0
+                    lvals[loc] = max(lvals[loc], val)
+        return best_masked(mask, LOCATION, 4, lvals)
+    has_f = False
+    for i in range(NFL):
+        if mask[FCARD + i]:
+            has_f = True
+    if has_f:
+        for lt in range(NFL):
+            t = FLOC[v, lt]
+            if t >= 0:
+                fvals[lt] = F_STR[t] + vanquish_value(obs, v, lt)
+        return best_masked(mask, FCARD, NFL, fvals)
+    mask2 = mask.copy()
+    mask2[PASS] = 0
+    a = random_legal(mask2, rng)
+    return a if a >= 0 else random_legal(mask, rng)
+
+
+@njit(cache=True)
+def their_entry(obs, mask, rng, r, kind):
+    """A choice I make in opponent ``r``'s Realm (a Fate card played against them)."""
+    q = vil_of(obs, r)
+    lvals = np.zeros(4, np.float64)
+    vals = np.zeros(NVL, np.float64)
+    fvals = np.zeros(NFL, np.float64)
+    any_loc = mask[LOCATION] or mask[LOCATION + 1] or mask[LOCATION + 2] or mask[LOCATION + 3]
+    any_v = False
+    for i in range(NVL):
+        if mask[VCARD + i]:
+            any_v = True
+    any_f = False
+    for i in range(NFL):
+        if mask[FCARD + i]:
+            any_f = True
+    if kind == K_FHERO or kind == E_FIND_HERO or kind == E_PLAY_FROM_FATE_DISCARD \
+            or kind == E_MOVE_HERO_ANY or kind == E_MOVE_NAMED_HERO:
+        if any_f:  # which Hero: the strongest (Kuzco away from Kronk)
+            for lt in range(NFL):
+                t = FLOC[q, lt]
+                if t >= 0:
+                    fvals[lt] = F_STR[t] + (20.0 if t == KUZCO else 0.0)
+            return best_masked(mask, FCARD, NFL, fvals)
+        if any_loc:
+            step = entry_step(obs)
+            if kind == E_MOVE_HERO_ANY and step == 0:
+                for loc in range(4):  # move the Hero most threatened by their Allies
+                    lvals[loc] = reach(obs, r, q, loc, True) + 30.0 * n_f(obs, r, loc, L_KUZCO)
+                return best_masked(mask, LOCATION, 4, lvals)
+            for loc in range(4):
+                lvals[loc] = hero_place_value(obs, r, q, KUZCO if q == YZMA else -1, loc)
+            return best_masked(mask, LOCATION, 4, lvals)
+    if kind == K_FITEM:
+        if any_f:
+            for lt in range(NFL):
+                t = FLOC[q, lt]
+                if t >= 0:
+                    fvals[lt] = F_STR[t] + (20.0 if t == KUZCO else 0.0)
+            return best_masked(mask, FCARD, NFL, fvals)
+        for loc in range(4):
+            lvals[loc] = reach(obs, r, q, loc, True) + 20.0 * n_f(obs, r, loc, L_KUZCO)
+        return best_masked(mask, LOCATION, 4, lvals)
+    if any_v:  # a discard of their card: The Robot Queen, Gears, the strongest Ally
+        for lt in range(NVL):
+            t = VLOC[q, lt]
+            if t >= 0:
+                vals[lt] = V_STR[t] + V_COST[t]
+                if t == QUEEN:
+                    vals[lt] = 100.0
+                if t == GEARS:
+                    vals[lt] = 20.0
+                if t == KRONK or t == DAGGER or t == GUARDS:
+                    vals[lt] += 10.0
+        return best_masked(mask, VCARD, NVL, vals)
+    if any_loc:
+        sign = -1.0 if kind == E_MOVE_ALLY_FROM_HERE else 1.0  # Nala: where it is useless
+        for loc in range(4):
+            lvals[loc] = sign * reach(obs, r, q, loc, True) + 50.0 * n_v(obs, r, loc, L_QUEEN) \
+                + 5.0 * n_v(obs, r, loc, L_GEARS)
+            for lt in (L_KRONK, L_DAGGER, L_GUARDS):
+                if q == YZMA:
+                    lvals[loc] += 5.0 * n_v(obs, r, loc, lt)
+        return best_masked(mask, LOCATION, 4, lvals)
+    mask2 = mask.copy()
+    mask2[PASS] = 0
+    a = random_legal(mask2, rng)
+    return a if a >= 0 else random_legal(mask, rng)
 
 
 @njit(cache=True)
 def act_one(obs, mask, rng):
     """One heuristic decision from an observation and mask."""
     phase = argmax_block(obs, O_PHASE, NUM_PHASES)
-    villain = argmax_block(obs, O_VIL, 3)
+    v = vil_of(obs, 0)
     if phase == PH_MOVE:
-        best, pick = -1.0, -1
+        best, pick = -1e9, -1
         for loc in range(4):
             if mask[LOCATION + loc]:
-                v = location_value(villain, loc)
-                if v > best:
-                    best, pick = v, LOCATION + loc
+                val = location_value(obs, v, loc)
+                if val > best:
+                    best, pick = val, LOCATION + loc
         if pick >= 0:
             return pick
     elif phase == PH_ACT:
         loc = argmax_block(obs, O_MOVER, 4)
+        power = power_of(obs, 0)
         best, pick = 0.0, PASS
         for k in range(4):
             if mask[SLOT + k]:
-                v = SYMBOL_VALUE[LOC_SYM[villain, loc, k]]
-                if v > best:
-                    best, pick = v, SLOT + k
+                sym = LOC_SYM[v, loc, k]
+                if symbol_value(obs, v, sym, power) <= 0.0:
+                    continue
+                if ORDER[sym] > best:
+                    best, pick = ORDER[sym], SLOT + k
         return pick
     elif phase == PH_TARGET:
-        best, pick = -1.0, -1
+        best, pick = -1e9, -1
         for r in range(1, MAX_P):
             if mask[TARGET + r - 1]:
                 lead = obs[O_POWER + r] + 2.0 * obs[O_SUCC + r * (NFL + 1) + NFL] + 2.0 * (
@@ -109,6 +1012,26 @@ def act_one(obs, mask, rng):
                     best, pick = lead, TARGET + r - 1
         if pick >= 0:
             return pick
+    elif phase == PH_PILE:  # Yzma's largest pile not known to hold Kuzco
+        r = argmax_block(obs, O_FT, MAX_P)
+        best, pick = -1e9, -1
+        for k in range(4):
+            if mask[LOCATION + k]:
+                val = obs[O_PILES + r * 4 + k] - 2.0 * obs[O_PK + (r * 4 + k) * NFL + L_KUZCO]
+                if val > best:
+                    best, pick = val, LOCATION + k
+        if pick >= 0:
+            return pick
+    elif phase == PH_FPICK:
+        r = argmax_block(obs, O_FT, MAX_P)
+        q = vil_of(obs, r)
+        fvals = np.zeros(NFL, np.float64)
+        for lt in range(NFL):
+            if FLOC[q, lt] >= 0:
+                fvals[lt] = fate_card_value(obs, r, q, lt)
+        a = best_masked(mask, FCARD, NFL, fvals)
+        if a >= 0:
+            return a
     elif phase == PH_WINDOW:  # every designed Condition helps its owner: play one
         mask2 = mask.copy()
         mask2[PASS] = 0
@@ -117,14 +1040,13 @@ def act_one(obs, mask, rng):
             return a
     elif phase == PH_ENTRY:
         kind = argmax_block(obs, O_EKIND, NUM_ENTRY_KINDS)
-        if mask[PASS] and (kind == K_VANQ or kind == K_DISCARD):
-            return PASS
-        if mask[PASS]:  # a "may": do it (choose uniformly among the other actions)
-            mask2 = mask.copy()
-            mask2[PASS] = 0
-            a = random_legal(mask2, rng)
-            if a >= 0:
-                return a
+        r = entry_realm(obs)
+        if r == 0:
+            a = my_entry(obs, mask, rng, v, kind)
+        else:
+            a = their_entry(obs, mask, rng, r, kind)
+        if a >= 0 and mask[a]:
+            return a
     return random_legal(mask, rng)
 
 
