@@ -81,14 +81,22 @@ def test_ray_arena_gives_up_after_the_reruns_with_one_line(local_ray, tmp_path):
                       max_retries=0, kill_once=str(tmp_path / "killed"), options=OPTIONS)
 
 
+def json_line(out: str) -> dict:
+    """The CLI's one-line JSON object in ``out``: the shared local Ray may print its own
+    lines to this process's stdout at any time (e.g. "(raylet) A worker died ..." after the
+    tests above kill workers on purpose)."""
+    (line,) = [x for x in out.splitlines() if x.startswith("{")]
+    return json.loads(line)
+
+
 def test_cli_arena_ray_json_equals_the_local_json(local_ray, capsys):
     args = ["arena", GAME, "--agents", "random,heuristic", "--games", "40", "--seed", "2",
             "--seasons", "1", "--json", "--no-progress"]
     assert main(args) == 0
-    local = json.loads(capsys.readouterr().out)
+    local = json_line(capsys.readouterr().out)
     assert main(args + ["--ray", "--ray-workers", "2"]) == 0
     out = capsys.readouterr()
-    assert without_seconds(json.loads(out.out)) == without_seconds(local)
+    assert without_seconds(json_line(out.out)) == without_seconds(local)
 
 
 @pytest.mark.parametrize("extra,expected", [
