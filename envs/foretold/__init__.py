@@ -393,7 +393,7 @@ def _check_phase(rec, r: dict, n: int) -> None:
               "nothing dispatched in the round after the Defense roll")
         _need(r["passes"] < int(rec["alive"][:n].sum()), "passes", "below the living seats")
     if ph == Phase.FINALIZE and running:
-        _need(r["priority"] >= 0 and bool(rules.has_action(rec, r["priority"])), "priority",
+        _need(r["priority"] >= 0 and bool(rules.has_play(rec, r["priority"], False)), "priority",
               "a seat with an Action to take in the round")
     if ph == Phase.PICK_DIE and running:
         _need(bool(rules.any_die_pickable(rec)), "dice", "a die to pick")

@@ -1022,29 +1022,19 @@ def action_mask(rec, p, responding, mask):
 
 
 @njit(cache=True)
-def has_response(rec, p):
-    """R70: whether seat ``p`` has a legal response to the top of the stack."""
+def has_play(rec, p, responding):
+    """R51, R70: whether seat ``p`` has a Fate card or Relic to play now.
+
+    ``responding``: a legal response to the top of the stack (R70), else an Action of its
+    own in a fight's round (R51). The same scan as ``action_mask``, stopping at the first.
+    """
     if not rec["alive"][p]:
         return False
     for k in range(NC):
-        if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, True):
+        if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, responding):
             return True
     for r in range(NR):
-        if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, True):
-            return True
-    return False
-
-
-@njit(cache=True)
-def has_action(rec, p):
-    """R51, R70: whether seat ``p`` has an Action to take in a fight's round."""
-    if not rec["alive"][p]:
-        return False
-    for k in range(NC):
-        if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, False):
-            return True
-    for r in range(NR):
-        if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, False):
+        if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
             return True
     return False
 
@@ -1258,7 +1248,7 @@ def round_next(rec):
     n = int(rec["num_players"])
     while rec["passes"] < living(rec):
         s = int(rec["priority"])
-        if rec["alive"][s] and has_action(rec, s):
+        if rec["alive"][s] and has_play(rec, s, False):
             rec["phase"] = Phase.FINALIZE
             return
         if rec["alive"][s]:
@@ -1293,7 +1283,7 @@ def advance(rec):
     eligible = np.zeros(MAX_P, np.int8)
     while top[0] > 0:
         for s in range(n):
-            eligible[s] = 1 if has_response(rec, s) else 0
+            eligible[s] = 1 if has_play(rec, s, True) else 0
         seat = next_responder(stack, top, n, eligible)
         if seat >= 0:
             rec["phase"] = Phase.RESPOND
