@@ -64,7 +64,8 @@ from .state import (
 )
 
 ROUND_PHASES = (Phase.FINALIZE, Phase.RESPOND, Phase.FATE_TARGET, Phase.DRAW, Phase.CYCLE,
-                Phase.PICK_DIE)
+                Phase.PICK_DIE, Phase.CHOOSE)
+ACTOR_PHASES = (Phase.FATE_TARGET, Phase.DRAW, Phase.PICK_DIE, Phase.CHOOSE)
 RAID_PHASES = (Phase.DEFEND, Phase.DISPATCH, Phase.RECALL, Phase.ADVANCE, Phase.TRAP_DISCARD,
                Phase.VANDAL)
 
@@ -102,6 +103,10 @@ def temple_is_legal(grid, side, rot) -> bool:
     return bool(rules.legal_doors(occ, doors))
 
 
+CHOICE_EFFECTS = (rules.E_SMASH, rules.E_FREE_BUY, rules.E_BUY_ANY, rules.E_REMOVE,
+                  rules.E_SACRIFICE, rules.E_CONVERT, rules.E_PAY_REMOVE)
+
+
 def _check_fields(r: dict, n: int) -> None:
     _need(2 <= n <= MAX_P, "num_players", f"in [2, {MAX_P}]", n)
     _need(r["two_player_variant"] in (0, 1), "two_player_variant", "0 or 1")
@@ -136,6 +141,9 @@ def _check_fields(r: dict, n: int) -> None:
           f"in [0, {rules.RECALL_CAP}]", r["recall_more"])
     _need(0 <= r["die_left"] <= 2, "die_left", "in [0, 2]", r["die_left"])
     _need(0 <= r["die_set"] <= 6, "die_set", "in [0, 6]", r["die_set"])
+    _need(-1 <= r["ch_card"] < NC + NR, "ch_card", f"in [-1, {NC + NR})", r["ch_card"])
+    _need(-1 <= r["ch_seat"] < n, "ch_seat", f"in [-1, {n})", r["ch_seat"])
+    _need(0 <= r["ch_left"] <= 3, "ch_left", "in [0, 3]", r["ch_left"])
     for name, hi in (("f_deck_n", F_DECK_CAP), ("r_deck_n", R_DECK_CAP), ("t_deck_n", T_DECK_CAP)):
         _need(0 <= r[name] <= hi, name, f"in [0, {hi}]", r[name])
 
@@ -151,6 +159,7 @@ def _check_stack(rec, n: int) -> None:
     _need(((rec["win_ties"] == 0) | (rec["win_ties"] == 1)).all(), "win_ties", "0 or 1 per side")
     _need(((rec["extra"] >= 0) & (rec["extra"] <= MAX_DICE)).all(), "extra",
           f"in [0, {MAX_DICE}]")
+    _need(((rec["protect"] == 0) | (rec["protect"] == 1)).all(), "protect", "0 or 1 per side")
     for i in range(top):
         kind, owner, ask, card, target, flags = (int(x) for x in rec["stack"][i, :6])
         what = f"stack entry {i}"
@@ -197,7 +206,7 @@ def _check_seats(rec, r: dict, n: int) -> None:
         _need(alive[r["turn_player"]], "turn_player", "a living seat")
         _need(alive[:n].sum() >= 2, "alive", "at least two living seats in a running game")
         want = r["defender"] if r["phase"] == Phase.DEFEND else r["turn_player"]
-        if r["phase"] in (Phase.FATE_TARGET, Phase.DRAW, Phase.PICK_DIE):
+        if r["phase"] in ACTOR_PHASES:
             want = r["actor"]
         elif r["phase"] == Phase.FINALIZE:
             want = r["priority"]
@@ -346,8 +355,9 @@ def _check_phase(rec, r: dict, n: int) -> None:
     fighting = ph in (Phase.DEFEND, Phase.DISPATCH) or in_round
     _need(not rec["bonus"].any() or fighting, "bonus",
           "0 outside the Defend and dispatch steps and the round of a fight")
-    _need(not (rec["win_ties"].any() or rec["extra"].any()) or fighting, "win_ties/extra",
-          "0 outside a fight")
+    _need(not (rec["win_ties"].any() or rec["extra"].any() or rec["protect"].any()) or fighting,
+          "win_ties/extra/protect", "0 outside a fight")
+    _need(ph != Phase.DEFEND or not rec["protect"].any(), "protect", "0 while Defending")
     _need(not r["recall_more"] or fighting or ph == Phase.RECALL, "recall_more",
           "0 outside a fight and its recall")
     _need(ph != Phase.DEFEND or not (rec["win_ties"].any() or rec["extra"].any()
@@ -357,14 +367,30 @@ def _check_phase(rec, r: dict, n: int) -> None:
           "bonus", "only the Defender's, after a Defender is chosen, while Defending")
     top = int(rec["stack_n"][0])
     _need(top == 0 or ph in (Phase.RESPOND, Phase.DRAW, Phase.CYCLE, Phase.FATE_TARGET,
-                             Phase.PICK_DIE),
+                             Phase.PICK_DIE, Phase.CHOOSE),
           "stack_n", "0 outside response windows and the decisions of a resolving Action")
     _need(top == 0 or not in_raid or in_round, "stack_n",
           "0 during a Raid outside a fight's round")
     _need((r["sel_play"] >= 0) == (ph == Phase.FATE_TARGET), "sel_play",
           "set exactly while a target is chosen")
-    _need((r["actor"] >= 0) == (ph in (Phase.FATE_TARGET, Phase.DRAW, Phase.PICK_DIE)), "actor",
-          "set exactly while a target is chosen or a Fate card drawn")
+    _need((r["actor"] >= 0) == (ph in ACTOR_PHASES), "actor",
+          "set exactly while a target, a die or a resolving effect's pick is chosen or a Fate "
+          "card drawn")
+    choosing = ph == Phase.CHOOSE
+    _need((r["ch_card"] >= 0) == choosing, "ch_card", "set exactly while an effect's pick is "
+          "chosen")
+    _need(choosing or (r["ch_seat"] == -1 and r["ch_left"] == 0), "ch_seat/ch_left",
+          "-1 and 0 outside a resolving effect's pick")
+    if choosing and running:
+        e, a = (int(x) for x in rules.play_effect(int(r["ch_card"])))
+        _need(e in CHOICE_EFFECTS, "ch_card", "a card whose effect is chosen at resolution",
+              r["ch_card"])
+        _need((e == rules.E_SMASH) == (r["ch_seat"] >= 0), "ch_seat",
+              "set exactly for a Relic smash")
+        _need(1 <= r["ch_left"] <= max(1, a), "ch_left", f"in [1, {max(1, a)}]", r["ch_left"])
+        if e in (rules.E_REMOVE, rules.E_SACRIFICE, rules.E_CONVERT, rules.E_PAY_REMOVE):
+            _need(in_round and rules.fight_side(rec, r["actor"]) >= 0, "actor",
+                  "a side of the fight while a Faithful is taken out of it")
     if not running:
         return
     if ph == Phase.RESPOND:
@@ -393,7 +419,7 @@ def _check_phase(rec, r: dict, n: int) -> None:
               "nothing dispatched in the round after the Defense roll")
         _need(r["passes"] < int(rec["alive"][:n].sum()), "passes", "below the living seats")
     if ph == Phase.FINALIZE and running:
-        _need(r["priority"] >= 0 and bool(rules.has_action(rec, r["priority"])), "priority",
+        _need(r["priority"] >= 0 and bool(rules.has_play(rec, r["priority"], False)), "priority",
               "a seat with an Action to take in the round")
     if ph == Phase.PICK_DIE and running:
         _need(bool(rules.any_die_pickable(rec)), "dice", "a die to pick")

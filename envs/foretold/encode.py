@@ -44,7 +44,8 @@ OBS = ObsLayout((
                                      "draw, cycle, place cell, place rotation, flip rotation, "
                                      "search, raid target, defend, dispatch, recall, advance, "
                                      "trap discard, vandal, reinforce, over, respond, "
-                                     "Fate target, fight round, pick a die"),
+                                     "Fate target, fight round, pick a die, "
+                                     "choose at resolution"),
     ObsField("turn_seat", (MAX_P,), "one-hot seat whose turn it is"),
     ObsField("seats", (MAX_P, SEAT_SIZE), "per seat: alive, Life/20, gold/50, Temple, Party, "
                                           "Reinforce pool sizes /20, Fate hand /20, Stations/16, "
@@ -81,6 +82,10 @@ OBS = ObsLayout((
              "per seat Prevent points /60, your Fate cost waived, purchase discount/5, "
              "the card awaiting its target (Fate type, then Relic type, one-hot), the seat "
              "choosing it (one-hot)"),
+    ObsField("choice", (NC + NR + MAX_P + 3,),
+             "a resolving effect's choice (Phase.CHOOSE): its card (Fate type, then Relic "
+             "type, one-hot), the seat it targets (one-hot), picks left /3; PROTECT_PARTY "
+             "for the Raider's and the Defender's side"),
     CODEC.obs_field("stack"),
 ))
 OBS_SIZE = OBS.size
@@ -107,6 +112,7 @@ O_MISC = OBS.start("misc")
 O_NP = OBS.start("num_players")
 O_ACT = OBS.start("actions")
 O_STACK = OBS.start("stack")
+O_CHOICE = OBS.start("choice")
 EXTRA = MAX_P * (3 * NF + NC)  # encode_state: every seat's groups and hand
 STATE_SIZE = OBS_SIZE + EXTRA
 
@@ -244,6 +250,14 @@ def encode(rec, viewer, omniscient, out):
         out[O_ACT + MAX_P + 2 + sp] = 1.0
     if rec["actor"] >= 0:
         out[O_ACT + MAX_P + 2 + NC + NR + (int(rec["actor"]) - v + n) % n] = 1.0
+    ch = int(rec["ch_card"])
+    if 0 <= ch < NC + NR:
+        out[O_CHOICE + ch] = 1.0
+    if 0 <= rec["ch_seat"] < n:
+        out[O_CHOICE + NC + NR + (int(rec["ch_seat"]) - v + n) % n] = 1.0
+    out[O_CHOICE + NC + NR + MAX_P] = _c(rec["ch_left"] / 3.0)
+    out[O_CHOICE + NC + NR + MAX_P + 1] = rec["protect"][0]
+    out[O_CHOICE + NC + NR + MAX_P + 2] = rec["protect"][1]
     encode_stack(rec["stack"], rec["stack_n"], v, n, CODES, SIZES, DEPTH, out, O_STACK)
 
 

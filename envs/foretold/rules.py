@@ -43,6 +43,7 @@ from .cards import (
     F_STARTING,
     F_WHEN,
     HEART,
+    HIGH_PRIEST,
     NC,
     NF,
     NR,
@@ -138,6 +139,9 @@ E_COMBAT_BONUS, E_COMBAT_MALUS, E_ADD_DIE, E_WIN_TIES, E_RECALL_EXTRA, E_PAY_BON
     E["COMBAT_BONUS"], E["COMBAT_MALUS"], E["ADD_DIE"], E["WIN_TIES"], E["RECALL_EXTRA"],
     E["PAY_BONUS"])
 E_REROLL, E_SET_DIE = E["REROLL_DIE"], E["SET_DIE"]
+E_FREE_BUY, E_BUY_ANY, E_PROTECT = E["FREE_BUY"], E["BUY_ANY"], E["PROTECT_PARTY"]
+E_REMOVE, E_PAY_REMOVE, E_SACRIFICE, E_CONVERT = (
+    E["REMOVE_COMBATANT"], E["PAY_REMOVE"], E["SACRIFICE_COMBATANT"], E["CONVERT"])
 W_USE = WHEN.index("use")
 # R43: discarding a Faithful for its ability: Captain from the Raiding Party as the Raider,
 # Hoplite from the Temple as the Defender, each +a to its side's Combat Roll in this fight
@@ -146,13 +150,13 @@ F_DISCARD_RAID = np.where((F_WHEN == WHEN.index("discard_raid")) & (F_EFFECT == 
 F_DISCARD_DEFEND = np.where(
     (F_WHEN == WHEN.index("discard_defend")) & (F_EFFECT == E["COMBAT_BONUS"]), F_A, 0
 ).astype(np.int64)
-# effects a played Fate card or used Relic resolves so far (R63-R80); the rest (Relic
-# smashing, free buys, stealing, combatant removal, PROTECT_PARTY) stay masked out
+# effects a played Fate card or used Relic resolves (R63-R80, R53, section 13)
 PLAYABLE = np.zeros(len(EFFECT), np.int64)
 for _e in ("GAIN_GOLD", "DISCOUNT", "GOLD_PER_ALIGNED", "DRAW_FATE", "HEAL", "HEAL_FULL",
            "PREVENT", "DAMAGE", "DAMAGE_ALL", "WAIVE_COST", "MARKET_CYCLE", "COUNTER",
            "COMBAT_BONUS", "COMBAT_MALUS", "ADD_DIE", "WIN_TIES", "RECALL_EXTRA", "PAY_BONUS",
-           "REROLL_DIE", "SET_DIE"):
+           "REROLL_DIE", "SET_DIE", "SMASH_RELIC", "STEAL_GOLD", "FREE_BUY", "BUY_ANY",
+           "REMOVE_COMBATANT", "PAY_REMOVE", "SACRIFICE_COMBATANT", "CONVERT", "PROTECT_PARTY"):
     PLAYABLE[E[_e]] = 1
 C_PLAYABLE = np.array([PLAYABLE[C_EFFECT[k]] and C_TIMING[k] != TIMINGS.index("none")
                        for k in range(NC)], np.int64)
@@ -492,6 +496,7 @@ def reset_game(rec):
     rec["discount"] = 0
     rec["actor"] = -1
     rec["sel_play"] = -1
+    clear_choice(rec)
     rec["bonus"][0] = 0
     rec["bonus"][1] = 0
     rec["stack_n"][0] = 0
@@ -531,6 +536,24 @@ def clear_fight(rec):
         rec["bonus"][s] = 0
         rec["win_ties"][s] = 0
         rec["extra"][s] = 0
+        rec["protect"][s] = 0
+
+
+@njit(cache=True)
+def clear_choice(rec):
+    rec["ch_card"] = -1
+    rec["ch_seat"] = -1
+    rec["ch_left"] = 0
+
+
+@njit(cache=True)
+def begin_choice(rec, p, play, q, picks):
+    """A resolving effect of seat ``p`` waits for its owner's choice (Phase.CHOOSE)."""
+    rec["ch_card"] = play
+    rec["ch_seat"] = q
+    rec["ch_left"] = picks
+    rec["actor"] = p
+    rec["phase"] = Phase.CHOOSE
 
 
 @njit(cache=True)
@@ -540,8 +563,8 @@ def set_current(rec):
         rec["current_player"] = int(rec["defender"])
     elif ph == Phase.RESPOND:
         rec["current_player"] = asked_seat(rec["stack"], rec["stack_n"], rec["num_players"])
-    elif (ph == Phase.FATE_TARGET or ph == Phase.DRAW or ph == Phase.PICK_DIE) \
-            and rec["actor"] >= 0:
+    elif (ph == Phase.FATE_TARGET or ph == Phase.DRAW or ph == Phase.PICK_DIE
+          or ph == Phase.CHOOSE) and rec["actor"] >= 0:
         rec["current_player"] = int(rec["actor"])
     elif ph == Phase.FINALIZE:
         rec["current_player"] = int(rec["priority"])
@@ -566,6 +589,7 @@ def win(rec, w):
     rec["draws"] = 0
     rec["draw_in_raid"] = 0
     rec["die_left"] = 0
+    clear_choice(rec)
     flush_stack(rec)
     if rec["defender"] >= 0:
         release_fight(rec)  # the game ended mid-fight (a Fate card's damage)
@@ -917,6 +941,123 @@ def fight_side(rec, p):
 
 
 @njit(cache=True)
+def play_effect(play):
+    """The effect instruction and its ``a`` of a Fate card (< NC) or a Relic use (NC + type)."""
+    if play < NC:
+        return C_EFFECT[play], C_A[play]
+    return R_EFFECT[play - NC], R_A[play - NC]
+
+
+@njit(cache=True)
+def smashable(r, a):
+    """SMASH_RELIC ``a``: 0 a Basic Relic (the Relics of the Fates too), 1 a Fate Relic, 2 any."""
+    if a == 0:
+        return R_IS_FATE[r] == 0
+    if a == 1:
+        return R_IS_FATE[r] == 1
+    return True
+
+
+@njit(cache=True)
+def target_ok(rec, p, q, e, a):
+    """R78: seat ``q`` is an opponent that effect ``e`` of seat ``p`` does something to."""
+    if q == p or not rec["alive"][q]:
+        return False
+    if e == E_SMASH:
+        for r in range(NR):
+            if rec["r_owned"][q, r] > 0 and smashable(r, a):
+                return True
+        return False
+    if e == E_STEAL:
+        return rec["gold"][q] > 0
+    return True
+
+
+@njit(cache=True)
+def any_target(rec, p, e, a):
+    for q in range(rec["num_players"]):
+        if target_ok(rec, p, q, e, a):
+            return True
+    return False
+
+
+@njit(cache=True)
+def free_pick(rec, p, k, a):
+    """FREE_BUY: whether seat ``p`` may take the top of row spot ``k`` for at most ``a``.
+
+    Spots: Faithful Row 0-5, Relic Row 6-11; a Fate Relic needs an open Altar (R19-R20).
+    """
+    if k < SPOTS:
+        m = rec["f_row_n"][k]
+        return m > 0 and F_COST[rec["f_row"][k, m - 1]] <= a
+    k -= SPOTS
+    m = rec["r_row_n"][k]
+    if m == 0:
+        return False
+    r = int(rec["r_row"][k, m - 1])
+    return R_COST[r] <= a and can_take_relic(rec, p, r)
+
+
+@njit(cache=True)
+def card_source(rows, sizes, deck, deck_n, x):
+    """BUY_ANY: where a card of type ``x`` is taken from.
+
+    The lowest spot whose top it is, else the deck (``SPOTS``), else nowhere (-1).
+    """
+    for k in range(SPOTS):
+        m = sizes[k]
+        if m > 0 and rows[k, m - 1] == x:
+            return k
+    for i in range(deck_n):
+        if deck[i] == x:
+            return SPOTS
+    return -1
+
+
+@njit(cache=True)
+def relic_source(rec, p, r):
+    """BUY_ANY: where Relic ``r`` is taken (as ``card_source``); -1 if ``p`` cannot hold it."""
+    if not can_take_relic(rec, p, r):
+        return -1
+    return card_source(rec["r_row"], rec["r_row_n"], rec["r_deck"], rec["r_deck_n"], r)
+
+
+@njit(cache=True)
+def faithful_source(rec, t):
+    return card_source(rec["f_row"], rec["f_row_n"], rec["f_deck"], rec["f_deck_n"], t)
+
+
+@njit(cache=True)
+def any_buy_any(rec, p):
+    if rec["f_deck_n"] > 0:
+        return True
+    for k in range(SPOTS):
+        if rec["f_row_n"][k] > 0:
+            return True
+    for r in range(NR):
+        if relic_source(rec, p, r) >= 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def removable(rec, o, t):
+    """R42, R53: whether an opponent's effect can take a type ``t`` Faithful of side ``o``.
+
+    Never a High Priest, nor anyone of a side under PROTECT_PARTY.
+    """
+    return rec["f_fight"][o, t] > 0 and t != HIGH_PRIEST and not rec["protect"][o]
+
+
+@njit(cache=True)
+def any_removable(rec, o):
+    for t in range(NF):
+        if removable(rec, o, t):
+            return True
+    return False
+
+
+@njit(cache=True)
 def effect_does_something(rec, p, e, a):
     """R63/R78 reading: an Action that would do nothing is not offered."""
     if e == E_HEAL or e == E_HEAL_FULL:
@@ -931,7 +1072,22 @@ def effect_does_something(rec, p, e, a):
             if F_FATE[t] == 2:
                 k += rec["f_discard"][p, t]
         return k > 0
+    if e == E_SMASH or e == E_STEAL:
+        return any_target(rec, p, e, a)
+    if e == E_FREE_BUY:
+        for k in range(2 * SPOTS):
+            if free_pick(rec, p, k, a):
+                return True
+        return False
+    if e == E_BUY_ANY:
+        return rec["gold"][p] >= a and any_buy_any(rec, p)
     s = fight_side(rec, p)
+    if e == E_REMOVE or e == E_SACRIFICE or e == E_CONVERT:
+        return s >= 0 and any_removable(rec, 1 - s)
+    if e == E_PAY_REMOVE:
+        return s >= 0 and rec["gold"][p] >= a and any_removable(rec, 1 - s)
+    if e == E_PROTECT:
+        return s >= 0 and not rec["protect"][s]
     if e == E_ADD_DIE:
         return s >= 0 and rec["dice_n"][s] + rec["extra"][s] < MAX_DICE
     if e == E_WIN_TIES:
@@ -1022,37 +1178,27 @@ def action_mask(rec, p, responding, mask):
 
 
 @njit(cache=True)
-def has_response(rec, p):
-    """R70: whether seat ``p`` has a legal response to the top of the stack."""
+def has_play(rec, p, responding):
+    """R51, R70: whether seat ``p`` has a Fate card or Relic to play now.
+
+    ``responding``: a legal response to the top of the stack (R70), else an Action of its
+    own in a fight's round (R51). The same scan as ``action_mask``, stopping at the first.
+    """
     if not rec["alive"][p]:
         return False
     for k in range(NC):
-        if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, True):
+        if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, responding):
             return True
     for r in range(NR):
-        if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, True):
-            return True
-    return False
-
-
-@njit(cache=True)
-def has_action(rec, p):
-    """R51, R70: whether seat ``p`` has an Action to take in a fight's round."""
-    if not rec["alive"][p]:
-        return False
-    for k in range(NC):
-        if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, False):
-            return True
-    for r in range(NR):
-        if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, False):
+        if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
             return True
     return False
 
 
 @njit(cache=True)
 def needs_target(play):
-    e = C_EFFECT[play] if play < NC else R_EFFECT[play - NC]
-    return e == E_DAMAGE
+    e = play_effect(play)[0]
+    return e == E_DAMAGE or e == E_SMASH or e == E_STEAL
 
 
 @njit(cache=True)
@@ -1117,6 +1263,7 @@ def resolve_entry(rec, i):
     stack = rec["stack"]
     p = int(stack[i, OWNER])
     c = int(stack[i, S_CARD])
+    play = c if stack[i, KIND] == K_FATE else NC + c
     settle_entry(rec, i)
     if stack[i, S_FLAGS] & F_COUNTERED or not rec["alive"][p]:
         return False  # R79, R83
@@ -1165,6 +1312,27 @@ def resolve_entry(rec, i):
         if any_pile(rec):
             rec["phase"] = Phase.CYCLE
             return True
+    elif e == E_STEAL:
+        q = int(stack[i, S_TARGET])
+        if 0 <= q < rec["num_players"] and rec["alive"][q]:
+            x = min(a, int(rec["gold"][q]))
+            add_gold(rec, q, -x)
+            add_gold(rec, p, x)
+    elif e == E_SMASH:
+        q = int(stack[i, S_TARGET])
+        if 0 <= q < rec["num_players"] and target_ok(rec, p, q, e, a):
+            begin_choice(rec, p, play, q, 1)
+            return True
+    elif e == E_FREE_BUY or e == E_BUY_ANY or e == E_REMOVE or e == E_SACRIFICE \
+            or e == E_CONVERT or e == E_PAY_REMOVE:
+        if effect_does_something(rec, p, e, a):
+            picks = a if e == E_REMOVE or e == E_SACRIFICE or e == E_CONVERT else 1
+            begin_choice(rec, p, play, -1, picks)
+            return True
+    elif e == E_PROTECT:
+        s = fight_side(rec, p)
+        if s >= 0:
+            rec["protect"][s] = 1
     else:
         return resolve_fight_effect(rec, p, e, a, C_B[c] if stack[i, KIND] == K_FATE else R_B[c])
     return False
@@ -1238,6 +1406,188 @@ def any_die_pickable(rec):
 
 
 @njit(cache=True)
+def take_top(rows, sizes, k):
+    """Take the top card of row pile ``k``."""
+    sizes[k] -= 1
+    x = rows[k, sizes[k]]
+    rows[k, sizes[k]] = -1
+    return x
+
+
+@njit(cache=True)
+def take_from(rec, p, k, t, relic):
+    """BUY_ANY / FREE_BUY: ``p`` acquires card ``t`` from spot ``k``.
+
+    ``k == SPOTS``: by searching the deck, which is shuffled after (section 13).
+    """
+    if relic:
+        if k < SPOTS:
+            take_top(rec["r_row"], rec["r_row_n"], k)
+        else:
+            n = int(rec["r_deck_n"])
+            for i in range(n - 1, -1, -1):
+                if rec["r_deck"][i] == t:
+                    take_at(rec["r_deck"], n, i)
+                    break
+            rec["r_deck_n"] = n - 1
+            shuffle(rec["r_deck"], n - 1, rec["rng"])
+        take_relic(rec, p, t)
+    else:
+        if k < SPOTS:
+            take_top(rec["f_row"], rec["f_row_n"], k)
+        else:
+            n = int(rec["f_deck_n"])
+            for i in range(n - 1, -1, -1):
+                if rec["f_deck"][i] == t:
+                    take_at(rec["f_deck"], n, i)
+                    break
+            rec["f_deck_n"] = n - 1
+            shuffle(rec["f_deck"], n - 1, rec["rng"])
+        rec["f_discard"][p, t] += 1
+
+
+@njit(cache=True)
+def drop_die(rec, s, high):
+    """R53: a Faithful taken out of a fight takes its die along.
+
+    The highest of its side, or the lowest for a Faithful whose bonus needs a low die
+    (R50's assignment).
+    """
+    n = int(rec["dice_n"][s])
+    if n == 0:
+        return
+    j = 0
+    for i in range(1, n):
+        d, b = rec["dice"][s, i], rec["dice"][s, j]
+        if (high and d > b) or (not high and d < b):
+            j = i
+    for i in range(j, n - 1):
+        rec["dice"][s, i] = rec["dice"][s, i + 1]
+    rec["dice"][s, n - 1] = 0
+    rec["dice_n"][s] = n - 1
+
+
+@njit(cache=True)
+def take_combatant(rec, p, o, t, e):
+    """R53: a Faithful of side ``o`` leaves the fight with its dice and bonuses.
+
+    Removed: to its owner's Discard Pile; sacrificed: to the bottom of the Faithful Deck
+    (R42); converted: into ``p``'s Discard Pile.
+    """
+    rec["f_fight"][o, t] -= 1
+    owner = int(rec["turn_player"]) if o == 0 else int(rec["defender"])
+    if e == E_SACRIFICE:
+        rec["f_deck_n"] = push_bottom(rec["f_deck"], rec["f_deck_n"], t)
+    elif e == E_CONVERT:
+        rec["f_discard"][p, t] += 1
+    else:
+        rec["f_discard"][owner, t] += 1
+    for _ in range(F_DICE[t]):
+        drop_die(rec, o, F_LOW_DIE[t] == 0)
+
+
+@njit(cache=True)
+def choice_legal(rec, mask):
+    """CHOOSE: what the resolving effect lets its owner pick (section 13)."""
+    p = int(rec["actor"])
+    e, a = play_effect(int(rec["ch_card"]))
+    if e == E_SMASH:
+        q = int(rec["ch_seat"])
+        for r in range(NR):
+            if rec["r_owned"][q, r] > 0 and smashable(r, a):
+                mask[PICK_RELIC + r] = 1
+    elif e == E_FREE_BUY:
+        for k in range(2 * SPOTS):
+            if free_pick(rec, p, k, a):
+                mask[SPOT + k] = 1
+    elif e == E_BUY_ANY:
+        if rec["gold"][p] >= a:
+            for t in range(NF):
+                if faithful_source(rec, t) >= 0:
+                    mask[PICK_FAITHFUL + t] = 1
+            for r in range(NR):
+                if relic_source(rec, p, r) >= 0:
+                    mask[PICK_RELIC + r] = 1
+    else:
+        s = fight_side(rec, p)
+        if s < 0 or (e == E_PAY_REMOVE and rec["gold"][p] < a):
+            return
+        for t in range(NF):
+            if removable(rec, 1 - s, t):
+                mask[PICK_FAITHFUL + t] = 1
+        if rec["ch_left"] < a and e != E_PAY_REMOVE:
+            mask[PASS] = 1  # "up to": one taken, the rest may be left
+
+
+@njit(cache=True)
+def choice_apply(rec, act):
+    """CHOOSE: apply the pick; when the effect is done the stack resolves on (R69)."""
+    p = int(rec["actor"])
+    e, a = play_effect(int(rec["ch_card"]))
+    done = True
+    if act == PASS:
+        pass
+    elif e == E_SMASH:
+        r = act - PICK_RELIC
+        rec["r_owned"][rec["ch_seat"], r] -= 1
+        rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], r)  # sacrificed (R64)
+    elif e == E_FREE_BUY:
+        k = act - SPOT
+        if k < SPOTS:
+            take_from(rec, p, k, rec["f_row"][k, rec["f_row_n"][k] - 1], False)
+        else:
+            k -= SPOTS
+            take_from(rec, p, k, rec["r_row"][k, rec["r_row_n"][k] - 1], True)
+    elif e == E_BUY_ANY:
+        add_gold(rec, p, -a)
+        if act < PICK_FAITHFUL + NF:
+            t = act - PICK_FAITHFUL
+            take_from(rec, p, faithful_source(rec, t), t, False)
+        else:
+            r = act - PICK_RELIC
+            take_from(rec, p, relic_source(rec, p, r), r, True)
+    else:
+        o = 1 - fight_side(rec, p)
+        if e == E_PAY_REMOVE:
+            add_gold(rec, p, -a)
+        take_combatant(rec, p, o, act - PICK_FAITHFUL, e)
+        rec["ch_left"] -= 1
+        done = rec["ch_left"] <= 0 or not any_removable(rec, o)
+    if not done:
+        return
+    clear_choice(rec)
+    rec["actor"] = -1
+    if rec["fin"] > 0 and (count(rec["f_fight"][1]) == 0
+                           or (rec["fin"] == 2 and count(rec["f_fight"][0]) == 0)):
+        fight_emptied(rec)
+    else:
+        advance(rec)
+
+
+@njit(cache=True)
+def fight_emptied(rec):
+    """R53: a side of the fight is emptied; the fight is over at once.
+
+    Every Defender taken out: the Tile is conquered (after the Raid roll the Raider recalls
+    one, R55); every dispatched Faithful taken out: the Raider retreats. Actions still on
+    the stack settle without effect.
+    """
+    flush_stack(rec)
+    stage = rec["fin"]
+    recall = rec["recall_more"]
+    clear_fight(rec)
+    if count(rec["f_fight"][1]) == 0:
+        rec["conquered"][rec["marker"]] = 1
+        if stage == 2 and count(rec["f_fight"][0]) > 0:
+            rec["recall_more"] = recall
+            rec["phase"] = Phase.RECALL
+        else:
+            after_conquest(rec)
+    else:
+        end_raid(rec)
+
+
+@njit(cache=True)
 def begin_round(rec, stage):
     """R47 (stage 1, after the Defense roll), R51 (stage 2, after the Raid roll): a round.
 
@@ -1258,7 +1608,7 @@ def round_next(rec):
     n = int(rec["num_players"])
     while rec["passes"] < living(rec):
         s = int(rec["priority"])
-        if rec["alive"][s] and has_action(rec, s):
+        if rec["alive"][s] and has_play(rec, s, False):
             rec["phase"] = Phase.FINALIZE
             return
         if rec["alive"][s]:
@@ -1293,7 +1643,7 @@ def advance(rec):
     eligible = np.zeros(MAX_P, np.int8)
     while top[0] > 0:
         for s in range(n):
-            eligible[s] = 1 if has_response(rec, s) else 0
+            eligible[s] = 1 if has_play(rec, s, True) else 0
         seat = next_responder(stack, top, n, eligible)
         if seat >= 0:
             rec["phase"] = Phase.RESPOND
@@ -1569,6 +1919,7 @@ def fight(rec):
         rec["bonus"][s] = 0
         rec["win_ties"][s] = 0
         rec["extra"][s] = 0
+        rec["protect"][s] = 0
     if a > b or (a == b and raider_ties):
         for t in range(NF):
             rec["f_defeated"][t] += rec["f_fight"][1, t]
@@ -1722,9 +2073,12 @@ def legal_mask(rec, mask):
     elif ph == Phase.FATE_TARGET:
         s = int(rec["actor"])
         n = int(rec["num_players"])
+        e, x = play_effect(int(rec["sel_play"]))
         for k in range(n - 1):
-            if rec["alive"][(s + 1 + k) % n]:
+            if target_ok(rec, s, (s + 1 + k) % n, e, x):
                 mask[TARGET_SEAT + k] = 1
+    elif ph == Phase.CHOOSE:
+        choice_legal(rec, mask)
     elif ph == Phase.COVER_RELIC:
         for k in range(SPOTS):
             mask[SPOT + SPOTS + k] = 1
@@ -1864,6 +2218,8 @@ def apply_action(rec, a):
             rec["die_set"] = 0
             rec["actor"] = -1
             advance(rec)
+    elif ph == Phase.CHOOSE:
+        choice_apply(rec, a)
     elif ph == Phase.FATE_TARGET:
         s = int(rec["actor"])
         push_play(rec, s, int(rec["sel_play"]),

@@ -78,6 +78,8 @@ class Phase(IntEnum):
     FATE_TARGET = 19  # the opponent a Fate card or Relic being played targets (R78)
     FINALIZE = 20  # the seat holding priority in a fight's round may act, or pass (R47, R51)
     PICK_DIE = 21  # a resolving reroll / set-a-die effect: its owner picks a die (R66)
+    CHOOSE = 22  # a resolving effect's choice: a Relic to smash, a pile or type to acquire,
+    #              an opposing Faithful to take out of the fight (R53, section 13)
 
 
 NUM_PHASES = len(Phase)
@@ -207,6 +209,12 @@ GAME_FIELDS = [
     ("recall_more", np.int8),  # RECALL_EXTRA: dispatched Faithful recalled beyond one (R55)
     ("die_left", np.int8),  # PICK_DIE: dice still to pick
     ("die_set", np.int8),  # PICK_DIE: 0 reroll the picked die, else turn it to this face
+    # CHOOSE: the resolving card (Fate type, or NC + Relic type; -1 none), the seat it
+    # targets (-1 none) and the picks still to make
+    ("ch_card", np.int16),
+    ("ch_seat", np.int8),
+    ("ch_left", np.int8),
+    ("protect", np.int8, (2,)),  # PROTECT_PARTY per side in this fight (R53)
     *stack_fields("stack", STACK_CAP, STACK_WIDTH),
 ]
 
