@@ -46,6 +46,7 @@ from .state import (
     GLOBAL_Z,
     HAND0,
     MAIN,
+    MAX_CANCELS,
     MAX_ENERGY,
     MAX_ITEMS,
     NUM_ACTIONS,
@@ -176,6 +177,8 @@ def _check_fields(rec) -> None:
     _need(_in(rec["dmg"], 0, 1000), "dmg", "in [0, 999]", None)
     _need(_in(rec["attacks"], -9, 10), "attacks", "in [-9, 9]", rec["attacks"])
     _need(_in(rec["used"], 0, 2), "used", "0 or 1 everywhere", rec["used"])
+    _need(0 <= rec["cancels"] <= MAX_CANCELS, "cancels", f"in [0, {MAX_CANCELS}]",
+          int(rec["cancels"]))
     _need(0 <= rec["temp_n"] <= TEMP_CAP, "temp_n", f"in [0, {TEMP_CAP}]", int(rec["temp_n"]))
     _need(_in(rec["last_search"], -1, NUM_KINDS), "last_search", f"in [-1, {NUM_KINDS})",
           rec["last_search"])

@@ -69,7 +69,7 @@ agent whose turn it is not. Decisions with one legal action are applied by the c
 ## Action
 
 `play <card>` plays a card of that kind from your hand; an Item, or a card whose ability
-targets, then asks for a `target` (or `cancel`). `attack with warrior <slot>` asks for a
+targets, then asks for a `target` (or `cancel`, at most 3 times a turn). `attack with warrior <slot>` asks for a
 target; `activate ...` uses an Activate ability; a search asks you to `pick` a kind.
 
 .. action-table

@@ -134,6 +134,7 @@ from .state import (
     KEY_TEMP0,
     KEY_ZSTRIDE,
     MAIN,
+    MAX_CANCELS,
     MAX_ENERGY,
     MAX_ITEMS,
     NUM_SOURCES,
@@ -1240,6 +1241,7 @@ def start_turn(rec, p):
     rec["pend"][0] = P_NONE
     rec["pend"][1] = -1
     rec["pend"][2] = -1
+    rec["cancels"] = 0  # R61: a new turn allows MAX_CANCELS cancels again
     if rec["zone_n"][DECK0 + p] == 0:
         win(rec, 1 - p, R_DECKOUT)
         return
@@ -1435,7 +1437,10 @@ def legal_mask(rec, mask):
                              ABIL[kind, n, A_VALUE], out)
         for t in range(NUM_TARGETS):
             mask[TARGET_A + t] = out[t]
-        mask[CANCEL_A] = 1
+        # R61: cancel only while this turn has cancels left (a target step is entered only
+        # with a legal target, so the mask is never empty)
+        if rec["cancels"] < MAX_CANCELS:
+            mask[CANCEL_A] = 1
         return
     energy = int(rec["energy"][p])
     room = rec["temp_n"] < TEMP_CAP
@@ -1521,6 +1526,7 @@ def apply_action(rec, action):
         return
     if ph == TARGET_PH:
         if action == CANCEL_A:
+            rec["cancels"] += 1  # R61; legal only below MAX_CANCELS
             _to_main(rec)
             return
         t = action - TARGET_A
@@ -1545,6 +1551,9 @@ def apply_action(rec, action):
     if action < ATTACK_A:
         kind = action - PLAY
         if needs_target(rec, p, kind):
+            # the card is declared: both players see it (its kind is in every
+            # observation of the target step) and it stays known if cancelled
+            reveal_all(rec["known"], hand_card_of_kind(rec, p, kind), 2)
             rec["phase"] = TARGET_PH
             rec["pend"][0] = P_PLAY
             rec["pend"][1] = kind

@@ -41,6 +41,9 @@ START_ENERGY = 4
 MAX_ENERGY = 10
 WIN_LOOT = 10
 DRAW_PRICE = 2
+# cancels allowed per turn (RULES.md R61): after that many, a target step has no cancel,
+# so no policy can repeat "attack/play/activate -> cancel" forever within one turn
+MAX_CANCELS = 3
 TEMP_CAP = 16  # rows of the temporary-effect table
 # temporary effect columns
 T_LAYER, T_OP, T_PROP, T_VALUE, T_SEL, T_SEAT, T_CARD, T_CLS = range(8)
@@ -115,6 +118,7 @@ GAME_FIELDS = [
     ("dmg", np.int16, (NUM_CARDS,)),  # damage on a card in play
     ("attacks", np.int8, (NUM_P, SLOTS)),  # attacks made this turn (READY lowers it)
     ("used", np.int8, (NUM_P, NUM_SOURCES)),  # Activate used this turn, per player
+    ("cancels", np.int8),  # target steps cancelled this turn (R61), 0..MAX_CANCELS
     ("temp", np.int16, (TEMP_CAP, TEMP_W)),
     ("temp_n", np.int8),
     ("last_search", np.int16, (NUM_P,)),  # kind each player last revealed by a search

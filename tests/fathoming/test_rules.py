@@ -27,6 +27,9 @@ from fatezoo.envs.core.registry import get_spec
 from fatezoo.envs.core.rng import seed_words
 from fatezoo.envs.fathoming import check_record, configure, deck_problem, rules
 from fatezoo.envs.fathoming.cards import (
+    A_COST,
+    ABIL,
+    ACTIVATE_ABIL,
     CARD_NAMES,
     CLASS_NAMES,
     CTYPE,
@@ -165,6 +168,7 @@ class Game:
         r["turn"] = sum(done)
         r["attacks"][:] = 0
         r["used"][:] = 0
+        r["cancels"] = 0
         r["temp_n"] = 0
         r["winner"] = -1
         r["reason"] = 0
@@ -911,3 +915,153 @@ def test_discard_random_is_public():
         assert g.r["zone_n"][HAND0 + 1] == 2 and (g.r["known"][:, gone] == KNOWN).all()
         picked.add(g.kind(gone))
     assert picked == {"Fireball", "Plunder", "Wolf Pup"}
+
+
+# ---------------------------------------------------------------- liveness R61
+
+
+CANCEL = "cancel: back to the main step"
+
+
+def _loop_turn(g, start, cap=40):
+    """A deterministic policy that tries ``start`` and cancels its target step whenever
+    it can: return the number of decisions until the turn ended (fails past ``cap``,
+    instead of hanging, where nothing stops the loop)."""
+    turn = int(g.r["turn"])
+    for n in range(1, cap + 1):
+        if g.legal(CANCEL):
+            g.act(CANCEL)
+        elif g.legal(start):
+            g.act(start)
+        elif g.r["phase"] == MAIN:
+            g.act("end turn")
+        else:
+            g.act(g.legal_names()[0])
+        if g.r["turn"] != turn or g.r["terminated"] or g.r["truncated"]:
+            return n
+    raise AssertionError(f"{start} -> cancel repeated {cap} decisions within one turn")
+
+
+def test_cancels_per_turn_are_limited():
+    # W0 Goblin Bombardier (Activate 1: 1 damage), hand Fireball, Iron Sword; W0 W1 Wolf Pup
+    g = Game(deck("Goblin Bombardier", "Fireball", "Iron Sword"), deck("Wolf Pup", "Wolf Pup"))
+    g.arrange(hands=(["Fireball", "Iron Sword"], []),
+              warriors=(["Goblin Bombardier"], ["Wolf Pup", "Wolf Pup"]), energy=(9, 0))
+    # attack, play and activate -> cancel share one count of 3 per turn, costing nothing
+    g.act("attack with warrior 0", CANCEL, "play Fireball", CANCEL, "activate warrior 0")
+    assert g.r["cancels"] == 2 and g.legal(CANCEL)
+    g.act(CANCEL)
+    assert g.r["cancels"] == 3 and g.r["energy"][0] == 9
+    # the 4th target step of the turn has no cancel; its targets are all still there
+    g.act("attack with warrior 0")
+    assert g.legal_names() == ["target opposing warrior 0", "target opposing warrior 1"]
+    g.act("target opposing warrior 1", "play Fireball")  # one target left: applied at once
+    assert g.slot(1, 0) == g.slot(1, 1) == [] and g.r["loot"][0] == 2
+
+
+def test_attack_cancel_loop_ends_the_turn():
+    # the greedy-policy hang: attack -> cancel -> the same main step -> attack ...
+    g = Game(deck(), deck("Wolf Pup", "Wolf Pup"))
+    g.arrange(warriors=(["Village Guard"], ["Wolf Pup", "Wolf Pup"]), energy=(4, 0))
+    n = _loop_turn(g, "attack with warrior 0")
+    # 3 x (attack, cancel), then the 4th attack must pick a target, then end turn
+    assert n == 3 * 2 + 2 + 1
+    assert g.r["turn_player"] == 1 and g.r["cancels"] == 0  # a new turn: the count resets
+    assert g.r["loot"][0] == 1 and g.slot(1, 0) == []  # the 4th attack destroyed a Wolf Pup
+
+
+def test_activate_cancel_loop_ends_the_turn():
+    g = Game(deck("Goblin Bombardier"))
+    g.arrange(warriors=(["Goblin Bombardier"], ["Wolf Pup"]), energy=(1, 0))
+    # 3 x (activate, cancel), then activate: its one target and, with 0 Energy left,
+    # the end of the turn are forced
+    assert _loop_turn(g, "activate warrior 0") == 3 * 2 + 1
+    g.act("end turn")
+    assert g.r["turn_player"] == 0
+    g.act("activate warrior 0")
+    assert g.legal(CANCEL)  # cancels are counted per turn
+
+
+def test_cancel_count_is_checked_and_cloned():
+    g = Game(deck(), deck("Wolf Pup", "Wolf Pup"))
+    g.arrange(warriors=(["Village Guard"], ["Wolf Pup", "Wolf Pup"]))
+    g.act("attack with warrior 0", CANCEL, "attack with warrior 0", CANCEL,
+          "attack with warrior 0", CANCEL)
+    saved = g.states.copy()  # clone / save are a copy of the record
+    g.arrange(warriors=(["Village Guard"], ["Wolf Pup", "Wolf Pup"]))
+    g.act("attack with warrior 0")
+    assert g.legal(CANCEL)  # a fresh position has its cancels
+    g.states[:] = saved  # restore: the count comes back with the record
+    K.mask_one(g.states, 0, g.mask)
+    assert g.r["cancels"] == 3
+    g.act("attack with warrior 0")
+    assert g.legal_names() == ["target opposing warrior 0", "target opposing warrior 1"]
+    bad = saved.copy()
+    bad[0]["cancels"] = 4
+    with pytest.raises(ValueError, match=r"cancels must be in \[0, 3\], got 4"):
+        check_record(bad[0])
+
+
+def test_no_decision_repeats_without_progress():
+    # pay-2-draw: illegal with an empty deck, and each one spends 2 Energy
+    g = Game()
+    g.arrange(warriors=(["Village Guard"], ["Wolf Pup"]), energy=(10, 0))
+    for _ in range(5):
+        g.act("pay 2 energy: draw")
+    # 10 Energy buy 5 draws; then only the end of the turn is legal (and applied)
+    assert g.r["turn_player"] == 1 and g.r["zone_n"][HAND0] == 5
+    g.arrange(warriors=(["Village Guard"], ["Wolf Pup"]), energy=(10, 0))
+    g.r["zone_n"][DECK0] = 0  # an empty deck (conservation aside: only the mask is read)
+    g.r["energy"][0] = 10
+    K.mask_one(g.states, 0, g.mask)
+    assert not g.legal("pay 2 energy: draw")
+    # every Activate costs Energy and each source is used once per turn
+    costs = [int(ABIL[k, ACTIVATE_ABIL[k], A_COST]) for k in range(len(CARD_NAMES))
+             if ACTIVATE_ABIL[k] >= 0]
+    assert costs and min(costs) >= 1
+
+
+def _liveness_action(mask, prefer_high):
+    legal = np.flatnonzero(mask)
+    if mask[A(CANCEL)]:
+        return A(CANCEL)
+    other = [a for a in legal if a != A("end turn")]
+    if not other:
+        return int(legal[0])
+    return int(other[-1] if prefer_high else other[0])
+
+
+@pytest.mark.parametrize("prefer_high", [False, True])
+def test_every_policy_game_ends(prefer_high):
+    # a policy that cancels whenever it can and never ends a turn while anything else is
+    # legal: every turn still ends (R61 and the finite resources of the rest), so every
+    # game ends by max_turns at the latest
+    max_turns = 12
+    for seed in range(6):
+        g = Game(deck0="random", deck1="random", divine=bool(seed % 2), max_turns=max_turns,
+                 seed=seed)
+        steps = 0
+        while not (g.r["terminated"] or g.r["truncated"]):
+            a = _liveness_action(g.mask, prefer_high)
+            K.step_one(g.states, 0, a, g.mask)
+            steps += 1
+            assert steps < 400 * max_turns, f"seed {seed}: no end after {steps} decisions"
+        check_record(g.r)
+
+
+def test_a_declared_play_is_shown_even_if_cancelled():
+    # the target step shows the kind being played to both players (observation
+    # ``pending_card``), so the card is revealed when it is declared and stays known in
+    # the hand after a cancel (determinize keeps it there for the opponent)
+    g = Game(deck("Fireball"))
+    g.arrange(hands=(["Fireball", "Village Guard"], []), warriors=(["Wolf Pup"], ["Wolf Pup"]))
+    fireball = [int(c) for c in g.r["zone"][HAND0, :2] if g.kind(int(c)) == "Fireball"][0]
+    assert g.r["known"][1, fireball] != KNOWN
+    g.act("play Fireball")
+    assert g.r["known"][1, fireball] == KNOWN
+    g.act(CANCEL)
+    assert g.zone(HAND0).count("Fireball") == 1 and g.r["known"][1, fireball] == KNOWN
+    g.act("play Fireball")
+    world = g.states.copy()
+    SPEC.determinize(world[0], 1, np.random.default_rng(0))
+    check_record(world[0])  # the pending Fireball is still in player_0's hand
