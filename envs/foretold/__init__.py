@@ -43,6 +43,8 @@ from .state import (
     FATE_DECK_CAP,
     GOLD_CAP,
     K_FATE,
+    K_FLIP,
+    K_GOLD,
     K_RELIC,
     MAX_DICE,
     MAX_LIFE,
@@ -163,10 +165,19 @@ def _check_stack(rec, n: int) -> None:
     for i in range(top):
         kind, owner, ask, card, target, flags = (int(x) for x in rec["stack"][i, :6])
         what = f"stack entry {i}"
-        _need(kind in (K_FATE, K_RELIC), what, "a Fate card (0) or a Relic use (1)", kind)
+        _need(kind in (K_FATE, K_RELIC, K_GOLD, K_FLIP), what, "a Fate card (0), a Relic use "
+              "(1), a Faithful played for gold (2) or a flip (3)", kind)
         _need(0 <= owner < n, f"{what} owner", f"in [0, {n})", owner)
         _need(0 <= ask <= n, f"{what} window", f"in [0, {n}]", ask)
         _need(-1 <= target < n, f"{what} target", f"in [-1, {n})", target)
+        if kind == K_GOLD:
+            _need(0 <= card < NF and flags == 0 and target == -1, f"{what} card",
+                  "a Faithful type, no flags, no target", card)
+            continue
+        if kind == K_FLIP:  # the Tile itself is checked with the Temples (_check_phase)
+            _need(0 <= card < 4 * CELLS and flags == 0 and target == -1, f"{what} card",
+                  "4 * cell + rotation, no flags, no target", card)
+            continue
         if kind == K_FATE:
             _need(0 <= card < NC and rules.C_PLAYABLE[card], f"{what} card",
                   "a playable Fate card type", card)
@@ -268,7 +279,7 @@ def _check_cards(rec, r: dict, n: int) -> None:
         e = rec["stack"][i]
         if e[0] == K_FATE:
             c[e[S_CARD]] += 1
-        elif e[S_FLAGS] & F_SACRIFICED:
+        elif e[0] == K_RELIC and e[S_FLAGS] & F_SACRIFICED:
             rl[e[S_CARD]] += 1
     _conserve("Relic", rl, R_COPIES)
     for k in range(4):
@@ -391,6 +402,14 @@ def _check_phase(rec, r: dict, n: int) -> None:
         if e in (rules.E_REMOVE, rules.E_SACRIFICE, rules.E_CONVERT, rules.E_PAY_REMOVE):
             _need(in_round and rules.fight_side(rec, r["actor"]) >= 0, "actor",
                   "a side of the fight while a Faithful is taken out of it")
+    for i in range(top):
+        kind, owner, card = (int(x) for x in rec["stack"][i, [0, 1, 3]])
+        if kind == K_FLIP:
+            c, t = card // 4, int(rec["grid"][owner, card // 4])
+            ok = owner == tp and t >= 0 and rec["side"][owner, c] == 0 and T_FLIP[t] > 0
+            _need(ok and bool(rules.flip_rotation_ok(rec, owner, c, card % 4)),
+                  f"stack entry {i} card", "an unflipped Tile of the turn player that may turn "
+                  "that way", card)
     if not running:
         return
     if ph == Phase.RESPOND:

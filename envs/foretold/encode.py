@@ -34,7 +34,7 @@ CELL_SIZE = 15
 G_PRESENT, G_HIDDEN, G_TYPE, G_SIDE, G_ROT, G_DOORS, G_STATIONS, G_ALTARS, G_BONUS, \
     G_MARKER, G_CONQUERED = 0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13
 G_VISITED = 14
-CODEC = StackCodec(depth=4, columns=[("kind", ONEHOT, 2), ("owner", SEAT, MAX_P),
+CODEC = StackCodec(depth=4, columns=[("kind", ONEHOT, 4), ("owner", SEAT, MAX_P),
                                      ("ask", SKIP, 0), ("card", ONEHOT, max(NC, NR)),
                                      ("target", SEAT, MAX_P), ("flags", ONEHOT, 4)])
 CODES, SIZES, DEPTH = CODEC.codes, CODEC.sizes, CODEC.depth

@@ -92,6 +92,8 @@ from .state import (
     FLIP,
     GOLD_CAP,
     K_FATE,
+    K_FLIP,
+    K_GOLD,
     K_RELIC,
     MAX_DICE,
     MAX_LIFE,
@@ -885,12 +887,24 @@ def draw_fate(rec, p, f):
 
 @njit(cache=True)
 def play_for_gold(rec, p, t):
-    """R15-R16: a Temple Faithful goes to the Discard Pile; its gold and gold effects."""
+    """R15, R67: a Temple Faithful goes to the Discard Pile; the play is an Action."""
     rec["f_temple"][p, t] -= 1
     rec["f_discard"][p, t] += 1
+    i = stack_push(rec["stack"], rec["stack_n"], K_GOLD, p)
+    rec["stack"][i, S_CARD] = t
+    rec["stack"][i, S_TARGET] = -1
+    advance(rec)
+
+
+@njit(cache=True)
+def gold_effect(rec, p, t):
+    """R15-R16: a Faithful played for gold resolves: its gold and gold effects.
+
+    Returns True when a decision is needed (a draw, a cycle).
+    """
     add_gold(rec, p, F_GOLD[t])
     if F_WHEN[t] != W_GOLD:
-        return
+        return False
     e = F_EFFECT[t]
     if e == E_DEVOTEE_GOLD:
         add_gold(rec, p, F_A[t] + rec["devotees"])
@@ -901,13 +915,16 @@ def play_for_gold(rec, p, t):
             rec["draw_in_raid"] = 0
             rec["actor"] = p
             rec["phase"] = Phase.DRAW
+            return True
     elif e == E_HEAL:
         heal(rec, p, F_A[t])
     elif e == E_MARKET_CYCLE:
         if any_pile(rec):
             rec["phase"] = Phase.CYCLE
+            return True
     elif e == E_WAIVE:
         rec["waive"] = 1  # the Oracle (R72)
+    return False
 
 
 @njit(cache=True)
@@ -1245,7 +1262,7 @@ def settle_entry(rec, i):
     c = int(stack[i, S_CARD])
     if stack[i, KIND] == K_FATE:
         rec["c_discard"][c] += 1
-    elif stack[i, S_FLAGS] & F_SACRIFICED:
+    elif stack[i, KIND] == K_RELIC and stack[i, S_FLAGS] & F_SACRIFICED:
         rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], c)
 
 
@@ -1267,6 +1284,10 @@ def resolve_entry(rec, i):
     settle_entry(rec, i)
     if stack[i, S_FLAGS] & F_COUNTERED or not rec["alive"][p]:
         return False  # R79, R83
+    if stack[i, KIND] == K_GOLD:
+        return gold_effect(rec, p, c)
+    if stack[i, KIND] == K_FLIP:
+        return flip_tile(rec, p, c // 4, c % 4)
     if stack[i, KIND] == K_FATE:
         e, a = C_EFFECT[c], C_A[c]
     else:
@@ -1753,20 +1774,32 @@ def market_apply(rec, a):
 
 
 @njit(cache=True)
+def push_flip(rec, p, c, r):
+    """R32, R67: pay the Flip Cost; the flip is an Action (the Tile turns when it resolves)."""
+    add_gold(rec, p, -T_FLIP[rec["grid"][p, c]])
+    rec["sel_cell"] = -1
+    i = stack_push(rec["stack"], rec["stack_n"], K_FLIP, p)
+    rec["stack"][i, S_CARD] = 4 * c + r
+    rec["stack"][i, S_TARGET] = -1
+    advance(rec)
+
+
+@njit(cache=True)
 def flip_tile(rec, p, c, r):
-    """R32: pay the Flip Cost, turn to the B-side (seen by all), then ``when=flip``."""
+    """R32: the Tile turns to its B-side (seen by all), then ``when=flip``.
+
+    Returns True when the owner searches the Relic Deck (R39).
+    """
     t = int(rec["grid"][p, c])
-    add_gold(rec, p, -T_FLIP[t])
     rec["side"][p, c] = 1
     rec["rot"][p, c] = r
-    rec["sel_cell"] = -1
-    rec["phase"] = Phase.MARKET
     if T_WHEN[t] == W_FLIP and T_EFFECT[t] == E_SEARCH:
         rec["search"] = T_A[t]
         if search_options(rec, p) > 0:
             rec["phase"] = Phase.SEARCH
-        else:
-            shuffle(rec["r_deck"], rec["r_deck_n"], rec["rng"])
+            return True
+        shuffle(rec["r_deck"], rec["r_deck_n"], rec["rng"])
+    return False
 
 
 # ---------------------------------------------------------------- Raid
@@ -2274,7 +2307,7 @@ def apply_action(rec, a):
         rec["sel_cell"] = -1
         rec["phase"] = Phase.MARKET
     elif ph == Phase.FLIP_ROT:
-        flip_tile(rec, p, rec["sel_cell"], a - ROTATION)
+        push_flip(rec, p, int(rec["sel_cell"]), a - ROTATION)
     elif ph == Phase.SEARCH:
         if a != PASS:
             r = a - PICK_RELIC
@@ -2285,7 +2318,8 @@ def apply_action(rec, a):
                     break
             take_relic(rec, p, r)
         shuffle(rec["r_deck"], rec["r_deck_n"], rec["rng"])
-        rec["phase"] = Phase.MARKET
+        rec["search"] = 0
+        advance(rec)
     elif ph == Phase.RAID_TARGET:
         if a == PASS:
             start_reinforce(rec)

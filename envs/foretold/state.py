@@ -42,7 +42,9 @@ DISCOUNT_CAP = 20
 # stack payload columns (after the kit's KIND, OWNER, ASK)
 S_CARD, S_TARGET, S_FLAGS = 3, 4, 5
 STACK_WIDTH = 6
-K_FATE, K_RELIC = 0, 1  # stack entry kinds: a Fate card, a Relic use
+# stack entry kinds: a Fate card, a Relic use, a Faithful played for gold (card = its type),
+# a Tile flip (card = 4 * cell + rotation) (R67)
+K_FATE, K_RELIC, K_GOLD, K_FLIP = 0, 1, 2, 3
 F_COUNTERED, F_SACRIFICED = 1, 2  # S_FLAGS bits
 
 SMITING_DIE = die(3, 4, 4, 5, 5, 6)
