@@ -7,13 +7,14 @@ that card (``knowledge.KNOWN``): a card shown to the table, or a pile the viewer
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from fatezoo.envs.core.knowledge import KNOWN
 from fatezoo.envs.core.layout import ObsField, ObsLayout
 from fatezoo.envs.core.stack import encode_stack
 
-from .rules import ftype, hero_str, items_on, queen_cost, vq_total, vtype
+from .rules import ftype, queen_cost, vq_total, vtype
 from .state import (
     C_A,
     C_C0,
@@ -22,33 +23,45 @@ from .state import (
     C_LOC,
     C_REALM,
     C_STEP,
+    E_HERO_MINUS,
+    E_ITEM_STR,
     E_PLAY_ALLY_FREE,
     E_PLAY_FROM_FATE_DISCARD,
     EV_CODEC,
+    F_A,
+    F_EFF,
     F_KIND,
     F_LOCAL,
     F_STR,
     FDECK,
     FDISC,
+    FT,
     FZ,
     HAND,
     HERO0,
+    K_ALLY,
     K_HERO,
     K_PLAY,
     LOC0,
     MAX_P,
+    NF_CAP,
     NFL,
     NUM_ENTRY_KINDS,
     NUM_PHASES,
+    NV,
     NVL,
     PALACE,
     PILE0,
     QUEEN_COST,
     REVEAL,
     SUCC,
+    V_A,
+    V_EFF,
+    V_KIND,
     V_LOCAL,
     VDECK,
     VDISC,
+    VT,
     VZ,
 )
 
@@ -130,6 +143,10 @@ EV_CODES, EV_SIZES, EV_DEPTH = EV_CODEC.codes, EV_CODEC.sizes, EV_CODEC.depth
 
 CARD_C0 = (K_PLAY, E_PLAY_ALLY_FREE, E_PLAY_FROM_FATE_DISCARD)  # C0 is a card, not a place
 
+# (villain, card id within the seat) -> local type: one lookup instead of type then local
+VLT = np.where(VT >= 0, V_LOCAL[np.maximum(VT, 0)], 0).astype(np.int64)
+FLT = np.where(FT >= 0, F_LOCAL[np.maximum(FT, 0)], 0).astype(np.int64)
+
 
 @njit(cache=True)
 def clip1(x):
@@ -145,6 +162,7 @@ def encode(rec, viewer, omniscient, out):
     n = int(rec["num_players"])
     vz, vn, fz, fn = rec["vz"], rec["vz_n"], rec["fz"], rec["fz_n"]
     vk, fk = rec["vknown"], rec["fknown"]
+    att = rec["attach"]
     ph = int(rec["phase"])  # int() everywhere a record int8 joins index arithmetic (no-JIT)
     if 0 <= ph < NUM_PHASES:
         out[O_PHASE + ph] = 1.0
@@ -178,18 +196,32 @@ def encode(rec, viewer, omniscient, out):
         for loc in range(4):
             out[O_LOCKED + r * 4 + loc] = rec["locked"][s, loc]
             z = s * VZ + LOC0 + loc
+            minus = 0  # rules.hero_str's Allies lowering the Heroes here
             for i in range(vn[z]):
-                t = vtype(rec, vz[z, i])
+                c = vz[z, i]
+                t = VT[rec["villain"][c // NV], c % NV]
                 out[O_RV + (r * 4 + loc) * NVL + V_LOCAL[t]] += 1.0 / 6.0
+                if V_KIND[t] == K_ALLY and V_EFF[t] == E_HERO_MINUS:
+                    minus += V_A[t]
             z = s * FZ + HERO0 + loc
             for i in range(fn[z]):
                 c = fz[z, i]
                 t = ftype(rec, c)
                 out[O_RF + (r * 4 + loc) * NFL + F_LOCAL[t]] += 1.0 / 3.0
                 if F_KIND[t] == K_HERO:
+                    # rules.hero_str and rules.items_on: an attached Item lies in its Hero's
+                    # zone (check_record), so only this zone's cards are looked at
+                    items, hs = 0, F_STR[t] - minus
+                    for k in range(fn[z]):
+                        d = fz[z, k]
+                        if att[d] == c:
+                            items += 1
+                            u = ftype(rec, d)
+                            if F_EFF[u] == E_ITEM_STR:
+                                hs += F_A[u]
                     j = O_HS + (r * 4 + loc) * NFL + F_LOCAL[t]
-                    out[j] = max(out[j], min(1.0, hero_str(rec, s, c, loc) / 10.0))
-                    out[O_HI + r * 4 + loc] += min(items_on(rec, c), 4) / 4.0
+                    out[j] = max(out[j], min(1.0, max(hs, 0) / 10.0))
+                    out[O_HI + r * 4 + loc] += min(items, 4) / 4.0
             z = s * FZ + PILE0 + loc
             out[O_PILES + r * 4 + loc] = fn[z] / 4.0
             for i in range(fn[z]):
@@ -197,9 +229,11 @@ def encode(rec, viewer, omniscient, out):
                 if omniscient or fk[viewer, c] == KNOWN:
                     out[O_PK + (r * 4 + loc) * NFL + F_LOCAL[ftype(rec, c)]] += 0.25
         for i in range(vn[s * VZ + VDISC]):
-            out[O_VD + r * NVL + V_LOCAL[vtype(rec, vz[s * VZ + VDISC, i])]] += 1.0 / 6.0
+            c = vz[s * VZ + VDISC, i]
+            out[O_VD + r * NVL + VLT[rec["villain"][c // NV], c % NV]] += 1.0 / 6.0
         for i in range(fn[s * FZ + FDISC]):
-            out[O_FD + r * NFL + F_LOCAL[ftype(rec, fz[s * FZ + FDISC, i])]] += 1.0 / 3.0
+            c = fz[s * FZ + FDISC, i]
+            out[O_FD + r * NFL + FLT[rec["villain"][c // NF_CAP], c % NF_CAP]] += 1.0 / 3.0
         total = 0
         for i in range(fn[s * FZ + SUCC]):
             t = ftype(rec, fz[s * FZ + SUCC, i])
@@ -241,7 +275,9 @@ def encode(rec, viewer, omniscient, out):
         if 0 <= e[C_C0] < 4:
             out[O_VQ + NVL] = min(1.0, vq_total(rec, s, e[C_C0]) / 20.0)
     out[O_PROG] = min(1.0, rec["turn"] / max(1, rec["max_turns"]))
-    encode_stack(rec["cev"], rec["cev_n"], viewer, n, EV_CODES, EV_SIZES, EV_DEPTH, out, O_EV)
+    if rec["cev_n"][0] > 0:  # an empty stack encodes as zeros, which ``out`` already holds
+        encode_stack(rec["cev"], rec["cev_n"], viewer, n, EV_CODES, EV_SIZES, EV_DEPTH, out,
+                     O_EV)
 
 
 @njit(cache=True)

@@ -808,16 +808,14 @@ def my_entry(obs, mask, rng, v, kind):
                 if v == SCAR and n_f(obs, 0, loc, L_MUFASA) > 0:
                     lvals[loc] += 20.0
             return best_masked(mask, LOCATION, 4, lvals)
-        has_f = False
-        for i in range(NFL):
-            if mask[FCARD + i]:
-                has_f = True
-        if has_f:
-            for lt in range(NFL):
-                t = FLOC[v, lt]
-                if t >= 0:
-                    fvals[lt] = F_STR[t] + (50.0 if t == KUZCO or t == MUFASA else 0.0)
-            return best_masked(mask, FCARD, NFL, fvals)
+        # a Fate card to move, if one is offered (best_masked skips the illegal ones)
+        for lt in range(NFL):
+            t = FLOC[v, lt]
+            if t >= 0:
+                fvals[lt] = F_STR[t] + (50.0 if t == KUZCO or t == MUFASA else 0.0)
+        a = best_masked(mask, FCARD, NFL, fvals)
+        if a >= 0:
+            return a
         # the destination: a ready Kronk, else Allies that can defeat it, never a good top
         kz, ready = yzma_setup(obs, v)
         for loc in range(4):
@@ -890,16 +888,13 @@ def my_entry(obs, mask, rng, v, kind):
                         val = -10.0
                     lvals[loc] = max(lvals[loc], val)
         return best_masked(mask, LOCATION, 4, lvals)
-    has_f = False
-    for i in range(NFL):
-        if mask[FCARD + i]:
-            has_f = True
-    if has_f:
-        for lt in range(NFL):
-            t = FLOC[v, lt]
-            if t >= 0:
-                fvals[lt] = F_STR[t] + vanquish_value(obs, v, lt)
-        return best_masked(mask, FCARD, NFL, fvals)
+    for lt in range(NFL):  # a Fate card, if one is offered
+        t = FLOC[v, lt]
+        if t >= 0:
+            fvals[lt] = F_STR[t] + vanquish_value(obs, v, lt)
+    a = best_masked(mask, FCARD, NFL, fvals)
+    if a >= 0:
+        return a
     mask2 = mask.copy()
     mask2[PASS] = 0
     a = random_legal(mask2, rng)
