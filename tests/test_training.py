@@ -297,6 +297,23 @@ def test_cpu_time_limit_stops_training_and_is_reported(tmp_path):
     assert "(stopped by the time limit); the whole run used" in format_train_result(result)
 
 
+def test_train_without_tensorboard_logs_csv_and_says_so(tmp_path, monkeypatch, capsys):
+    # an SB3 installed without the train extra: SB3 would fail on a bare AssertionError
+    import sys
+
+    from fatezoo.training.train import TrainOptions, train
+
+    monkeypatch.setitem(sys.modules, "tensorboard", None)  # import tensorboard -> ImportError
+    opts = TrainOptions(GAME, timesteps=64, num_envs=8, n_steps=8, batch_size=64, n_epochs=1,
+                        net_arch=(16,), imitation_steps=0, eval_every=0, final_eval_games=0,
+                        out_dir=str(tmp_path), progress=False)
+    result = train(opts)
+    run = tmp_path / result["run_dir"].split("/")[-1]
+    assert "tensorboard is not installed" in capsys.readouterr().err
+    assert (run / "tb" / "progress.csv").read_text().startswith(("time/", "train/"))
+    assert not [p for p in (run / "tb").iterdir() if "tfevents" in p.name]
+
+
 @pytest.mark.parametrize("game", game_names())
 def test_train_smoke(game, tmp_path, capsys):
     import re

@@ -84,6 +84,23 @@ def run_dir_for(opts: TrainOptions) -> Path:
     return path
 
 
+def logger_formats(verbose: bool) -> list[str]:
+    """SB3 logger formats: TensorBoard (the train extra installs it), else CSV, said once.
+
+    SB3 fails with a bare ``AssertionError`` when asked for TensorBoard without the package
+    (an SB3 installed by hand, without the extra), so the run logs to ``progress.csv``
+    instead of crashing.
+    """
+    try:
+        import tensorboard  # noqa: F401
+        formats = ["tensorboard"]
+    except ImportError:
+        print("fatezoo train: tensorboard is not installed, so the training curves go to "
+              "tb/progress.csv (pip install 'fatezoo[train]' for TensorBoard)", file=sys.stderr)
+        formats = ["csv"]
+    return formats + (["stdout"] if verbose else [])
+
+
 def train(opts: TrainOptions) -> dict:
     """Train MaskablePPO on ``opts.game`` against the opponent pool; evaluate and save.
 
@@ -116,8 +133,7 @@ def train(opts: TrainOptions) -> dict:
     env, pool = make_env(opts)
     monitor.pool = pool
     model = make_model(opts, env)
-    formats = ["tensorboard"] + (["stdout"] if opts.verbose else [])
-    model.set_logger(configure(str(run_dir / "tb"), formats))
+    model.set_logger(configure(str(run_dir / "tb"), logger_formats(opts.verbose)))
 
     warmup, interrupted, start = {}, False, time.perf_counter()
     try:
