@@ -1551,8 +1551,9 @@ def apply_action(rec, action):
     if action < ATTACK_A:
         kind = action - PLAY
         if needs_target(rec, p, kind):
-            # the card is declared: both players see it (its kind is in every
-            # observation of the target step) and it stays known if cancelled
+            # the card is declared (shown, as when it is played) before its target is
+            # chosen: both players know it, so determinize keeps it in the hand the
+            # pending decision reads; it stays known if the target step is cancelled
             reveal_all(rec["known"], hand_card_of_kind(rec, p, kind), 2)
             rec["phase"] = TARGET_PH
             rec["pend"][0] = P_PLAY
