@@ -1416,7 +1416,10 @@ def legal_mask(rec, mask):
             if _search_matches(kd, sk, n):
                 mask[PICK_A + kd] = 1
         return
-    out = np.zeros(NUM_TARGETS, np.int64)
+    # the target block of the mask is the scratch of the target searches below (no
+    # allocation): a target step's targets are written straight into it, the main step
+    # clears it again before returning
+    out = mask[TARGET_A:TARGET_A + NUM_TARGETS]
     props, cls = board_props(rec)
     if ph == TARGET_PH:
         what = rec["pend"][0]
@@ -1435,8 +1438,6 @@ def legal_mask(rec, mask):
             n = ACTIVATE_ABIL[kind]
             selector_targets(rec, p, ABIL[kind, n, A_TARGET], ABIL[kind, n, A_EFFECT],
                              ABIL[kind, n, A_VALUE], out)
-        for t in range(NUM_TARGETS):
-            mask[TARGET_A + t] = out[t]
         # R61: cancel only while this turn has cancels left (a target step is entered only
         # with a legal target, so the mask is never empty)
         if rec["cancels"] < MAX_CANCELS:
@@ -1497,6 +1498,8 @@ def legal_mask(rec, mask):
     if energy >= DRAW_PRICE and rec["zone_n"][DECK0 + p] > 0:
         mask[DRAW_A] = 1
     mask[END_A] = 1
+    for t in range(NUM_TARGETS):
+        out[t] = 0
 
 
 @njit(cache=True)
@@ -1551,8 +1554,9 @@ def apply_action(rec, action):
     if action < ATTACK_A:
         kind = action - PLAY
         if needs_target(rec, p, kind):
-            # the card is declared: both players see it (its kind is in every
-            # observation of the target step) and it stays known if cancelled
+            # the card is declared (shown, as when it is played) before its target is
+            # chosen: both players know it, so determinize keeps it in the hand the
+            # pending decision reads; it stays known if the target step is cancelled
             reveal_all(rec["known"], hand_card_of_kind(rec, p, kind), 2)
             rec["phase"] = TARGET_PH
             rec["pend"][0] = P_PLAY

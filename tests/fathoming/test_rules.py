@@ -1050,9 +1050,8 @@ def test_every_policy_game_ends(prefer_high):
 
 
 def test_a_declared_play_is_shown_even_if_cancelled():
-    # the target step shows the kind being played to both players (observation
-    # ``pending_card``), so the card is revealed when it is declared and stays known in
-    # the hand after a cancel (determinize keeps it there for the opponent)
+    # a card is shown when its play is declared (its target is chosen after) and stays
+    # known in the hand after a cancel; determinize for the opponent keeps it there
     g = Game(deck("Fireball"))
     g.arrange(hands=(["Fireball", "Village Guard"], []), warriors=(["Wolf Pup"], ["Wolf Pup"]))
     fireball = [int(c) for c in g.r["zone"][HAND0, :2] if g.kind(int(c)) == "Fireball"][0]
