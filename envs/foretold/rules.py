@@ -1436,6 +1436,20 @@ def take_top(rows, sizes, k):
 
 
 @njit(cache=True)
+def search_deck(deck, n, t, rng):
+    """Take the topmost card of type ``t`` out of a deck of ``n`` and shuffle the rest.
+
+    A searched deck is shuffled after (section 13); returns the new size.
+    """
+    for i in range(n - 1, -1, -1):
+        if deck[i] == t:
+            take_at(deck, n, i)
+            break
+    shuffle(deck, n - 1, rng)
+    return n - 1
+
+
+@njit(cache=True)
 def take_from(rec, p, k, t, relic):
     """BUY_ANY / FREE_BUY: ``p`` acquires card ``t`` from spot ``k``.
 
@@ -1445,25 +1459,13 @@ def take_from(rec, p, k, t, relic):
         if k < SPOTS:
             take_top(rec["r_row"], rec["r_row_n"], k)
         else:
-            n = int(rec["r_deck_n"])
-            for i in range(n - 1, -1, -1):
-                if rec["r_deck"][i] == t:
-                    take_at(rec["r_deck"], n, i)
-                    break
-            rec["r_deck_n"] = n - 1
-            shuffle(rec["r_deck"], n - 1, rec["rng"])
+            rec["r_deck_n"] = search_deck(rec["r_deck"], int(rec["r_deck_n"]), t, rec["rng"])
         take_relic(rec, p, t)
     else:
         if k < SPOTS:
             take_top(rec["f_row"], rec["f_row_n"], k)
         else:
-            n = int(rec["f_deck_n"])
-            for i in range(n - 1, -1, -1):
-                if rec["f_deck"][i] == t:
-                    take_at(rec["f_deck"], n, i)
-                    break
-            rec["f_deck_n"] = n - 1
-            shuffle(rec["f_deck"], n - 1, rec["rng"])
+            rec["f_deck_n"] = search_deck(rec["f_deck"], int(rec["f_deck_n"]), t, rec["rng"])
         rec["f_discard"][p, t] += 1
 
 
