@@ -46,6 +46,9 @@ from .state import (
     K_FLIP,
     K_GOLD,
     K_RELIC,
+    K_ROLL,
+    K_SMITE,
+    K_TRAP,
     MAX_DICE,
     MAX_LIFE,
     MAX_MOVES,
@@ -54,6 +57,7 @@ from .state import (
     NUM_PHASES,
     PILE_CAP,
     R_DECK_CAP,
+    RAID_KINDS,
     S_CARD,
     S_FLAGS,
     SHIELD_CAP,
@@ -66,8 +70,8 @@ from .state import (
 )
 
 ROUND_PHASES = (Phase.FINALIZE, Phase.RESPOND, Phase.FATE_TARGET, Phase.DRAW, Phase.CYCLE,
-                Phase.PICK_DIE, Phase.CHOOSE)
-ACTOR_PHASES = (Phase.FATE_TARGET, Phase.DRAW, Phase.PICK_DIE, Phase.CHOOSE)
+                Phase.PICK_DIE, Phase.CHOOSE, Phase.ASSIGN)
+ACTOR_PHASES = (Phase.FATE_TARGET, Phase.DRAW, Phase.PICK_DIE, Phase.CHOOSE, Phase.ASSIGN)
 RAID_PHASES = (Phase.DEFEND, Phase.DISPATCH, Phase.RECALL, Phase.ADVANCE, Phase.TRAP_DISCARD,
                Phase.VANDAL)
 
@@ -146,6 +150,8 @@ def _check_fields(r: dict, n: int) -> None:
     _need(-1 <= r["ch_card"] < NC + NR, "ch_card", f"in [-1, {NC + NR})", r["ch_card"])
     _need(-1 <= r["ch_seat"] < n, "ch_seat", f"in [-1, {n})", r["ch_seat"])
     _need(0 <= r["ch_left"] <= 3, "ch_left", "in [0, 3]", r["ch_left"])
+    _need(0 <= r["assign_left"] <= MAX_DICE, "assign_left", f"in [0, {MAX_DICE}]",
+          r["assign_left"])
     for name, hi in (("f_deck_n", F_DECK_CAP), ("r_deck_n", R_DECK_CAP), ("t_deck_n", T_DECK_CAP)):
         _need(0 <= r[name] <= hi, name, f"in [0, {hi}]", r[name])
 
@@ -165,11 +171,21 @@ def _check_stack(rec, n: int) -> None:
     for i in range(top):
         kind, owner, ask, card, target, flags = (int(x) for x in rec["stack"][i, :6])
         what = f"stack entry {i}"
-        _need(kind in (K_FATE, K_RELIC, K_GOLD, K_FLIP), what, "a Fate card (0), a Relic use "
-              "(1), a Faithful played for gold (2) or a flip (3)", kind)
+        _need(kind in (K_FATE, K_RELIC, K_GOLD, K_FLIP, K_ROLL, K_TRAP, K_SMITE), what,
+              "a Fate card (0), a Relic use (1), a Faithful played for gold (2), a flip (3), "
+              "a roll (4), a Trap (5) or a Smite (6)", kind)
         _need(0 <= owner < n, f"{what} owner", f"in [0, {n})", owner)
         _need(0 <= ask <= n, f"{what} window", f"in [0, {n}]", ask)
         _need(-1 <= target < n, f"{what} target", f"in [-1, {n})", target)
+        if kind in RAID_KINDS:  # owners, cells and the Raid are checked in _check_phase
+            _need(i == 0 and flags == 0, what, "a raid Action only at the bottom, no flags",
+                  kind)
+            want = {K_ROLL: (0, 1), K_TRAP: tuple(range(CELLS)), K_SMITE: (0, 3, 4, 5, 6)}
+            _need(card in want[kind], f"{what} card", "a side (roll), a cell (Trap) or a "
+                  "Smiting Die face or 0 (Smite)", card)
+            _need((target >= 0) == (kind == K_SMITE), f"{what} target",
+                  "the Defender for a Smite, else -1", target)
+            continue
         if kind == K_GOLD:
             _need(0 <= card < NF and flags == 0 and target == -1, f"{what} card",
                   "a Faithful type, no flags, no target", card)
@@ -344,7 +360,12 @@ def _check_phase(rec, r: dict, n: int) -> None:
           "die is picked")
     _need(r["die_set"] == 0 or ph == Phase.PICK_DIE, "die_set", "0 unless a die is picked")
     _need(ph != Phase.PICK_DIE or in_round, "fin", "a fight's round while a die is picked")
-    in_raid = ph in RAID_PHASES or (ph == Phase.DRAW and r["draw_in_raid"]) or in_round
+    top = int(rec["stack_n"][0])
+    bottom = int(rec["stack"][0, 0]) if top > 0 else -1
+    raid_entry = bottom in RAID_KINDS  # a raid Action waits at the bottom of the stack
+    rolling = int(rec["stack"][0, 3]) if bottom == K_ROLL else -1  # the side about to roll
+    in_raid = ph in RAID_PHASES or (ph == Phase.DRAW and r["draw_in_raid"]) or in_round \
+        or raid_entry
     _need((q >= 0) == in_raid, "defender", "set exactly during a Raid")
     _need((r["marker"] >= 0) == in_raid, "marker", "set exactly during a Raid")
     _need(((rec["visited"] | rec["conquered"]) & ~1 == 0).all()
@@ -376,12 +397,14 @@ def _check_phase(rec, r: dict, n: int) -> None:
           "0 while Defending (no round yet)")
     _need(ph != Phase.DEFEND or (rec["bonus"][0] == 0 and (r["picked"] or not rec["bonus"][1])),
           "bonus", "only the Defender's, after a Defender is chosen, while Defending")
-    top = int(rec["stack_n"][0])
     _need(top == 0 or ph in (Phase.RESPOND, Phase.DRAW, Phase.CYCLE, Phase.FATE_TARGET,
                              Phase.PICK_DIE, Phase.CHOOSE),
           "stack_n", "0 outside response windows and the decisions of a resolving Action")
-    _need(top == 0 or not in_raid or in_round, "stack_n",
-          "0 during a Raid outside a fight's round")
+    _need(top == 0 or not in_raid or in_round or raid_entry, "stack_n",
+          "0 during a Raid outside a fight's round and the raid's Actions")
+    _need(ph != Phase.FINALIZE or top == 0, "stack_n", "0 while a round asks a seat")
+    if raid_entry:
+        _check_raid_entry(rec, r, bottom, in_round, rolling)
     _need((r["sel_play"] >= 0) == (ph == Phase.FATE_TARGET), "sel_play",
           "set exactly while a target is chosen")
     _need((r["actor"] >= 0) == (ph in ACTOR_PHASES), "actor",
@@ -430,9 +453,10 @@ def _check_phase(rec, r: dict, n: int) -> None:
         _need(rec["grid"][q, r["marker"]] >= 0, "marker", "on a Tile of the Defender")
         _need(rec["alive"][q] or ph == Phase.DRAW, "defender", "alive during the Raid")
     if in_round:
-        _need(rec["f_fight"][1].any() and rec["dice_n"][1] > 0, "f_fight",
+        _need(rec["f_fight"][1].any() and (rec["dice_n"][1] > 0 or rolling == 1), "f_fight",
               "Defenders and their dice in a fight's round")
-        _need(r["fin"] == 1 or rec["f_fight"][0].any() and rec["dice_n"][0] > 0, "f_fight",
+        _need(r["fin"] == 1 or rec["f_fight"][0].any() and (rec["dice_n"][0] > 0
+                                                              or rolling == 0), "f_fight",
               "the dispatched and their dice in the round after the Raid roll")
         _need(r["fin"] == 2 or not rec["f_fight"][0].any() and not rec["dice_n"][0], "f_fight",
               "nothing dispatched in the round after the Defense roll")
@@ -440,6 +464,7 @@ def _check_phase(rec, r: dict, n: int) -> None:
     if ph == Phase.FINALIZE and running:
         _need(r["priority"] >= 0 and bool(rules.has_play(rec, r["priority"], False)), "priority",
               "a seat with an Action to take in the round")
+    _check_assignment(rec, r, ph, in_round)
     if ph == Phase.PICK_DIE and running:
         _need(bool(rules.any_die_pickable(rec)), "dice", "a die to pick")
         _need(r["die_set"] > 0 or r["die_left"] <= 2, "die_left", "at most 2 rerolls")
@@ -488,6 +513,62 @@ def _check_phase(rec, r: dict, n: int) -> None:
               "at most one Faithful per Station at Reinforce")
         _need(not rec["f_party"][tp].any() and not rec["f_discard"][tp].any(), "f_party",
               "empty while the turn player splits their Faithful")
+
+
+def _check_assignment(rec, r: dict, ph: int, in_round: bool) -> None:
+    """R50: dice assigned only to die-dependent Faithful in the fight, one die per slot."""
+    to = rec["die_to"].astype(np.int64)
+    low = rules.F_LOW_DIE > 0
+    _need(((to == -1) | ((to >= 0) & (to < NF))).all(), "die_to", f"-1 or a type in [0, {NF})")
+    _need(low[np.maximum(to, 0)][to >= 0].all(), "die_to", "-1 or a die-dependent Faithful "
+          "type")
+    for s in range(2):
+        _need((to[s, int(rec["dice_n"][s]):] == -1).all(), "die_to", "-1 past the dice rolled")
+        if in_round:
+            for t in np.flatnonzero(low):
+                slots = int(rec["f_fight"][s, t]) * int(rules.F_DICE[t])
+                _need(int((to[s] == t).sum()) <= slots, "die_to",
+                      f"at most {slots} dice for type {int(t)} on side {s}")
+    assigning = ph == Phase.ASSIGN
+    _need((r["assign_left"] > 0) == assigning, "assign_left",
+          "positive exactly while dice are assigned")
+    if not assigning or not (rec["terminated"] == 0 and rec["truncated"] == 0):
+        return
+    a, q, tp = r["actor"], r["defender"], r["turn_player"]
+    _need(in_round and a in (q, tp), "actor", "a side of the fight while dice are assigned", a)
+    s = 1 if a == q else 0
+    free = int((to[s, : int(rec["dice_n"][s])] == -1).sum())
+    used = int((to[s] >= 0).sum())
+    _need(r["assign_left"] <= free and used + r["assign_left"] <= int(rules.low_slots(rec, s)),
+          "assign_left", "at most the free dice and the die-dependent slots left",
+          r["assign_left"])
+
+
+def _check_raid_entry(rec, r: dict, kind: int, in_round: bool, rolling: int) -> None:
+    """The raid Action at the bottom of the stack (R37, R47-R49, R58, R71)."""
+    tp, q, c = r["turn_player"], r["defender"], r["marker"]
+    owner, card, target = (int(x) for x in rec["stack"][0, [1, 3, 4]])
+    _need(q >= 0 and c >= 0 and rec["grid"][q, c] >= 0, "stack entry 0",
+          "a raid Action during a Raid", kind)
+    if kind == K_ROLL:
+        want = q if card == 1 else tp
+        _need(owner == want, "stack entry 0 owner", f"the side rolling, seat {want}", owner)
+        _need(in_round and r["fin"] == (1 if card == 1 else 2), "fin",
+              "the stage of the fight whose roll waits", r["fin"])
+        _need(rec["dice_n"][card] == 0, "dice_n", "no dice of the rolling side on the table",
+              int(rec["dice_n"][card]))
+        return
+    _need(not in_round and not rec["f_fight"].any(), "stack entry 0",
+          "a Trap or a Smite outside a fight", kind)
+    if kind == K_TRAP:
+        t = int(rec["grid"][q, c])
+        _need(owner == q and card == c and rules.T_KIND[t] == 1 and rec["side"][q, c] == 1,
+              "stack entry 0", "the sprung Trap under the Marker, owned by the Defender", card)
+    else:
+        _need(owner == tp and target == q, "stack entry 0", "the Raider's Smite of the "
+              "Defender", owner)
+        _need(rec["grid"][q, c] == rules.HEART and rec["conquered"][c], "marker",
+              "on the conquered Heart while the Smite waits", c)
 
 
 SCALAR_FIELDS = tuple(name for name in STATE_DTYPE.names if STATE_DTYPE[name].shape == ())

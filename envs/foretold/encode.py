@@ -23,6 +23,7 @@ from .state import (
     MAX_LIFE,
     MAX_MOVES,
     MAX_P,
+    NUM_KINDS,
     NUM_PHASES,
     R_DECK_CAP,
     SHIELD_CAP,
@@ -34,7 +35,7 @@ CELL_SIZE = 15
 G_PRESENT, G_HIDDEN, G_TYPE, G_SIDE, G_ROT, G_DOORS, G_STATIONS, G_ALTARS, G_BONUS, \
     G_MARKER, G_CONQUERED = 0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13
 G_VISITED = 14
-CODEC = StackCodec(depth=4, columns=[("kind", ONEHOT, 4), ("owner", SEAT, MAX_P),
+CODEC = StackCodec(depth=4, columns=[("kind", ONEHOT, NUM_KINDS), ("owner", SEAT, MAX_P),
                                      ("ask", SKIP, 0), ("card", ONEHOT, max(NC, NR)),
                                      ("target", SEAT, MAX_P), ("flags", ONEHOT, 4)])
 CODES, SIZES, DEPTH = CODEC.codes, CODEC.sizes, CODEC.depth
@@ -45,7 +46,7 @@ OBS = ObsLayout((
                                      "search, raid target, defend, dispatch, recall, advance, "
                                      "trap discard, vandal, reinforce, over, respond, "
                                      "Fate target, fight round, pick a die, "
-                                     "choose at resolution"),
+                                     "choose at resolution, assign dice"),
     ObsField("turn_seat", (MAX_P,), "one-hot seat whose turn it is"),
     ObsField("seats", (MAX_P, SEAT_SIZE), "per seat: alive, Life/20, gold/50, Temple, Party, "
                                           "Reinforce pool sizes /20, Fate hand /20, Stations/16, "
@@ -68,8 +69,10 @@ OBS = ObsLayout((
     ObsField("raid", (2 * MAX_P + 4,), "one-hot Raider, one-hot Defender, moves/32, "
                                        "picked/10, trap discards left/3, Vandals left/3"),
     ObsField("fight", (3, NF), "dispatched, Defending, Defeated Faithful by type /10"),
-    ObsField("combat", (2 * MAX_DICE + 3,), "Raid and Defense dice /6, totals /40, "
-                                            "Smiting Die/6"),
+    ObsField("combat", (4 * MAX_DICE + 4,), "Raid and Defense dice /6, totals /40, "
+                                            "Smiting Die/6, per die: assigned to a "
+                                            "die-dependent Faithful (R50), dice still to "
+                                            "assign /10"),
     ObsField("fight_mods", (12,), "this fight: Raider's and Defender's bonus /10, their "
                                   "maluses /10, win ties (2), extra dice to roll /3 (2), extra "
                                   "recalls /3, round after the Defense / Raid roll (2), dice "
@@ -225,6 +228,11 @@ def encode(rec, viewer, omniscient, out):
             out[O_COMBAT + s * MAX_DICE + i] = rec["dice"][s, i] / 6.0
         out[O_COMBAT + 2 * MAX_DICE + s] = _c(rec["totals"][s] / 40.0)
     out[O_COMBAT + 2 * MAX_DICE + 2] = rec["smite_roll"] / 6.0
+    for s in range(2):
+        for i in range(rec["dice_n"][s]):
+            if rec["die_to"][s, i] >= 0:
+                out[O_COMBAT + 2 * MAX_DICE + 3 + s * MAX_DICE + i] = 1.0
+    out[O_COMBAT + 4 * MAX_DICE + 3] = _c(rec["assign_left"] / 10.0)
     for s in range(2):
         out[O_MODS + s] = _c(max(0, rec["bonus"][s]) / 10.0)
         out[O_MODS + 2 + s] = _c(max(0, -rec["bonus"][s]) / 10.0)

@@ -48,6 +48,7 @@ from .state import (
     MAX_P,
     NUM_PHASES,
     PASS,
+    PICK_DIE_A,
     PICK_FAITHFUL,
     PICK_RELIC,
     PLAY_GOLD,
@@ -286,6 +287,12 @@ def act_one(obs, mask, rng):
                 return a
     if ph == Phase.FINALIZE:
         return PASS  # no fight Fate cards or Relics yet (RULES.md Status)
+    if ph == Phase.ASSIGN:  # R50: the lowest die to the die-dependent Faithful
+        best, bv = -1, 99.0
+        for a in range(PICK_DIE_A, PICK_DIE_A + 2 * MAX_DICE):
+            if mask[a] and obs[O_COMBAT + a - PICK_DIE_A] < bv:
+                best, bv = a, obs[O_COMBAT + a - PICK_DIE_A]
+        return best
     if ph == Phase.COVER_RELIC or ph == Phase.COVER_FAITHFUL:
         for a in range(SPOT, SPOT + 2 * SPOTS):
             if mask[a]:

@@ -95,6 +95,9 @@ from .state import (
     K_FLIP,
     K_GOLD,
     K_RELIC,
+    K_ROLL,
+    K_SMITE,
+    K_TRAP,
     MAX_DICE,
     MAX_LIFE,
     MAX_MOVES,
@@ -491,7 +494,9 @@ def reset_game(rec):
         rec["totals"][s] = 0
         for i in range(MAX_DICE):
             rec["dice"][s, i] = 0
+            rec["die_to"][s, i] = -1
     rec["smite_roll"] = 0
+    rec["assign_left"] = 0
     for p in range(MAX_P):
         rec["shield"][p] = 0
     rec["waive"] = 0
@@ -566,7 +571,7 @@ def set_current(rec):
     elif ph == Phase.RESPOND:
         rec["current_player"] = asked_seat(rec["stack"], rec["stack_n"], rec["num_players"])
     elif (ph == Phase.FATE_TARGET or ph == Phase.DRAW or ph == Phase.PICK_DIE
-          or ph == Phase.CHOOSE) and rec["actor"] >= 0:
+          or ph == Phase.CHOOSE or ph == Phase.ASSIGN) and rec["actor"] >= 0:
         rec["current_player"] = int(rec["actor"])
     elif ph == Phase.FINALIZE:
         rec["current_player"] = int(rec["priority"])
@@ -1282,6 +1287,11 @@ def resolve_entry(rec, i):
     c = int(stack[i, S_CARD])
     play = c if stack[i, KIND] == K_FATE else NC + c
     settle_entry(rec, i)
+    kind = stack[i, KIND]
+    if kind == K_ROLL or kind == K_TRAP or kind == K_SMITE:
+        # the raid's Actions (R71, R37, R58); never countered (COUNTER takes Fate cards
+        # only), and an owner out of the game ended the Raid before this (advance)
+        return resolve_raid_entry(rec, kind, c)
     if stack[i, S_FLAGS] & F_COUNTERED or not rec["alive"][p]:
         return False  # R79, R83
     if stack[i, KIND] == K_GOLD:
@@ -1391,6 +1401,7 @@ def resolve_fight_effect(rec, p, e, a, b):
             for _ in range(a):
                 if rec["dice_n"][s] < MAX_DICE:
                     rec["dice"][s, rec["dice_n"][s]] = roll(COMBAT_DIE, rec["rng"])
+                    rec["die_to"][s, rec["dice_n"][s]] = -1  # an extra die: no Faithful's
                     rec["dice_n"][s] += 1
         else:
             rec["extra"][s] = min(MAX_DICE, rec["extra"][s] + a)
@@ -1436,6 +1447,20 @@ def take_top(rows, sizes, k):
 
 
 @njit(cache=True)
+def search_deck(deck, n, t, rng):
+    """Take the topmost card of type ``t`` out of a deck of ``n`` and shuffle the rest.
+
+    A searched deck is shuffled after (section 13); returns the new size.
+    """
+    for i in range(n - 1, -1, -1):
+        if deck[i] == t:
+            take_at(deck, n, i)
+            break
+    shuffle(deck, n - 1, rng)
+    return n - 1
+
+
+@njit(cache=True)
 def take_from(rec, p, k, t, relic):
     """BUY_ANY / FREE_BUY: ``p`` acquires card ``t`` from spot ``k``.
 
@@ -1445,46 +1470,45 @@ def take_from(rec, p, k, t, relic):
         if k < SPOTS:
             take_top(rec["r_row"], rec["r_row_n"], k)
         else:
-            n = int(rec["r_deck_n"])
-            for i in range(n - 1, -1, -1):
-                if rec["r_deck"][i] == t:
-                    take_at(rec["r_deck"], n, i)
-                    break
-            rec["r_deck_n"] = n - 1
-            shuffle(rec["r_deck"], n - 1, rec["rng"])
+            rec["r_deck_n"] = search_deck(rec["r_deck"], int(rec["r_deck_n"]), t, rec["rng"])
         take_relic(rec, p, t)
     else:
         if k < SPOTS:
             take_top(rec["f_row"], rec["f_row_n"], k)
         else:
-            n = int(rec["f_deck_n"])
-            for i in range(n - 1, -1, -1):
-                if rec["f_deck"][i] == t:
-                    take_at(rec["f_deck"], n, i)
-                    break
-            rec["f_deck_n"] = n - 1
-            shuffle(rec["f_deck"], n - 1, rec["rng"])
+            rec["f_deck_n"] = search_deck(rec["f_deck"], int(rec["f_deck_n"]), t, rec["rng"])
         rec["f_discard"][p, t] += 1
 
 
 @njit(cache=True)
-def drop_die(rec, s, high):
-    """R53: a Faithful taken out of a fight takes its die along.
+def drop_die(rec, s, t):
+    """R53: a type ``t`` Faithful taken out of a fight takes one of its dice along.
 
-    The highest of its side, or the lowest for a Faithful whose bonus needs a low die
-    (R50's assignment).
+    A die-dependent Faithful (R50) takes the lowest die assigned to its type; any other the
+    highest die assigned to no such Faithful (the dice lie beside their Faithful).
     """
     n = int(rec["dice_n"][s])
     if n == 0:
         return
-    j = 0
-    for i in range(1, n):
-        d, b = rec["dice"][s, i], rec["dice"][s, j]
-        if (high and d > b) or (not high and d < b):
-            j = i
+    j = -1
+    if F_LOW_DIE[t] > 0:
+        for i in range(n):
+            if rec["die_to"][s, i] == t and (j < 0 or rec["dice"][s, i] < rec["dice"][s, j]):
+                j = i
+    if j < 0:
+        for i in range(n):
+            if rec["die_to"][s, i] < 0 and (j < 0 or rec["dice"][s, i] > rec["dice"][s, j]):
+                j = i
+    if j < 0:
+        j = 0
+        for i in range(1, n):
+            if rec["dice"][s, i] > rec["dice"][s, j]:
+                j = i
     for i in range(j, n - 1):
         rec["dice"][s, i] = rec["dice"][s, i + 1]
+        rec["die_to"][s, i] = rec["die_to"][s, i + 1]
     rec["dice"][s, n - 1] = 0
+    rec["die_to"][s, n - 1] = -1
     rec["dice_n"][s] = n - 1
 
 
@@ -1504,7 +1528,7 @@ def take_combatant(rec, p, o, t, e):
     else:
         rec["f_discard"][owner, t] += 1
     for _ in range(F_DICE[t]):
-        drop_die(rec, o, F_LOW_DIE[t] == 0)
+        drop_die(rec, o, t)
 
 
 @njit(cache=True)
@@ -1581,6 +1605,7 @@ def choice_apply(rec, act):
     if rec["fin"] > 0 and (count(rec["f_fight"][1]) == 0
                            or (rec["fin"] == 2 and count(rec["f_fight"][0]) == 0)):
         fight_emptied(rec)
+        open_raid_window(rec)  # the Heart conquered: its Smite
     else:
         advance(rec)
 
@@ -1682,8 +1707,9 @@ def advance(rec):
             clear_raid(rec)  # eliminate() sent the Defenders home (R83)
             end_turn(rec)
             return
-        if rec["fin"] > 0 and not rec["alive"][rec["defender"]]:
-            flush_stack(rec)  # R83: the Defender is out mid-fight, the Raid ends
+        if rec["defender"] >= 0 and not rec["alive"][rec["defender"]] \
+                and (rec["fin"] > 0 or top[0] > 0):
+            flush_stack(rec)  # R83: the Defender is out mid-fight or mid-window: Raid over
             rec["draws"] = 0
             rec["actor"] = -1
             rec["die_left"] = 0
@@ -1835,26 +1861,39 @@ def arrive(rec):
         return
     rec["visited"][c] = 1
     t = int(rec["grid"][q, c])
-    if T_KIND[t] == 1 and rec["side"][q, c] == 0:  # an unsprung Trap springs
+    if T_KIND[t] == 1 and rec["side"][q, c] == 0:
+        # an unsprung Trap springs at once (B-side up, seen by all); the spring is an
+        # Action of its owner: its effect comes after the responses (R37, R67)
         rec["side"][q, c] = 1
-        e = T_EFFECT[t]
-        p = int(rec["turn_player"])
-        if e == E_TRAP_DISCARD:
-            if count(rec["f_party"][p]) > 0:
-                rec["trap_left"] = T_A[t]
-                rec["phase"] = Phase.TRAP_DISCARD
-                return
-        elif e == E_TRAP_DAMAGE:
-            damage(rec, p, T_A[t])
-            if rec["phase"] == Phase.OVER:
-                return
-            if not rec["alive"][p]:
-                clear_raid(rec)
-                end_turn(rec)  # R82: eliminated on their own turn
-                return
-        elif e == E_TRAP_END:
-            end_raid(rec)
+        i = stack_push(rec["stack"], rec["stack_n"], K_TRAP, q)
+        rec["stack"][i, S_CARD] = c
+        rec["stack"][i, S_TARGET] = -1
+        return  # its window opens from apply_action (open_raid_window)
+    offer_defense(rec)
+
+
+@njit(cache=True)
+def spring(rec, c):
+    """R37: a sprung Trap's effect on the Raider, then the Tile may be Defended (R38).
+
+    A Raider eliminated by it: ``advance`` ends their turn (R82).
+    """
+    q = int(rec["defender"])
+    t = int(rec["grid"][q, c])
+    e = T_EFFECT[t]
+    p = int(rec["turn_player"])
+    if e == E_TRAP_DISCARD:
+        if count(rec["f_party"][p]) > 0:
+            rec["trap_left"] = T_A[t]
+            rec["phase"] = Phase.TRAP_DISCARD
             return
+    elif e == E_TRAP_DAMAGE:
+        damage(rec, p, T_A[t])
+        if rec["phase"] == Phase.OVER or not rec["alive"][p]:
+            return
+    elif e == E_TRAP_END:
+        end_raid(rec)
+        return
     offer_defense(rec)
 
 
@@ -1878,7 +1917,7 @@ def conquer(rec):
     c = int(rec["marker"])
     rec["conquered"][c] = 1
     if rec["grid"][rec["defender"], c] == HEART:
-        smite(rec)
+        push_smite(rec)
     else:
         rec["phase"] = Phase.ADVANCE
 
@@ -1893,38 +1932,88 @@ def roll_side(rec, s):
     rec["dice_n"][s] = k
     for i in range(MAX_DICE):
         rec["dice"][s, i] = roll(COMBAT_DIE, rec["rng"]) if i < k else 0
+        rec["die_to"][s, i] = -1
+
+
+@njit(cache=True)
+def low_slots(rec, s):
+    """R50: dice of side ``s``'s die-dependent Faithful (LOW_DIE_BONUS: the Strategist)."""
+    k = 0
+    for t in range(NF):
+        if F_LOW_DIE[t] > 0:
+            k += rec["f_fight"][s, t] * F_DICE[t]
+    return k
+
+
+@njit(cache=True)
+def assignment_matters(rec, s):
+    """R50: the owner is asked only when the assignment can change the Combat Roll.
+
+    A die-dependent Faithful fights, there are more dice than its die slots, and some die
+    meets its bonus's face and some does not.
+    """
+    slots = low_slots(rec, s)
+    n = int(rec["dice_n"][s])
+    if slots == 0 or n <= slots:
+        return False
+    lo = False
+    hi = False
+    for t in range(NF):
+        if F_LOW_DIE[t] > 0 and rec["f_fight"][s, t] > 0:
+            for i in range(n):
+                if rec["dice"][s, i] <= F_LOW_FACE[t]:
+                    lo = True
+                else:
+                    hi = True
+    return lo and hi
+
+
+@njit(cache=True)
+def next_low_type(rec, s):
+    """R50: the die-dependent Faithful type of side ``s`` with a die slot still free."""
+    for t in range(NF):
+        if F_LOW_DIE[t] > 0:
+            k = 0
+            for i in range(rec["dice_n"][s]):
+                if rec["die_to"][s, i] == t:
+                    k += 1
+            if k < rec["f_fight"][s, t] * F_DICE[t]:
+                return t
+    return -1
+
+
+@njit(cache=True)
+def auto_assign(rec, s):
+    """R50 without a decision: the lowest dice to the die-dependent Faithful."""
+    for _ in range(min(low_slots(rec, s), int(rec["dice_n"][s]))):
+        j = -1
+        for i in range(rec["dice_n"][s]):
+            if rec["die_to"][s, i] < 0 and (j < 0 or rec["dice"][s, i] < rec["dice"][s, j]):
+                j = i
+        rec["die_to"][s, j] = next_low_type(rec, s)
 
 
 @njit(cache=True)
 def side_total(rec, s):
     """R52: one side's Combat Roll.
 
-    Dice are assigned by R50's reading: the lowest dice to the Faithful whose bonus needs
-    a low die (the best assignment for their owner).
+    A die assigned to a die-dependent Faithful adds its bonus when it meets the face (R50).
     """
     p = int(rec["turn_player"])
     q = int(rec["defender"])
-    k = rec["dice_n"][s]
-    dice = np.zeros(MAX_DICE, np.int64)
-    for i in range(k):
-        dice[i] = rec["dice"][s, i]
-    dice[:k].sort()
     total = 0
-    for i in range(k):
-        total += dice[i]
+    for i in range(rec["dice_n"][s]):
+        total += rec["dice"][s, i]
+        t = int(rec["die_to"][s, i])  # R50: a die assigned to a die-dependent Faithful
+        if t >= 0 and rec["dice"][s, i] <= F_LOW_FACE[t]:
+            total += F_LOW_DIE[t]
     size = count(rec["f_fight"][s])
-    used = 0
     for t in range(NF):
         m = rec["f_fight"][s, t]
         if m == 0:
             continue
         total += m * (F_RAID[t] if s == 0 else F_DEFEND[t])
         total += m * F_ALLY[t] * (size - 1)
-        if F_LOW_DIE[t] > 0:
-            for _ in range(m):
-                if used < k and dice[used] <= F_LOW_FACE[t]:
-                    total += F_LOW_DIE[t]
-                used += 1
     total += rec["bonus"][s]  # ability discards (R43)
     if s == 0:
         total += relic_sum(rec, p, R_RAID_BONUS) + b_side_sum(rec, p, T_RAID_BONUS)
@@ -1970,18 +2059,88 @@ def fight(rec):
 @njit(cache=True)
 def after_conquest(rec):
     if rec["grid"][rec["defender"], rec["marker"]] == HEART:
-        smite(rec)
+        push_smite(rec)
     else:
         rec["phase"] = Phase.ADVANCE
 
 
 @njit(cache=True)
-def smite(rec):
+def push_smite(rec):
+    """R57-R58, R71: the Smite is an Action of the Raider against the Defender.
+
+    Its first entry rolls the Smiting Die after the responses before the roll; the roll
+    pushes a second entry (card = the face) whose window comes before the damage. The
+    window opens from the caller (``open_raid_window``, or the loop of ``advance``), so
+    that no kernel calls back up into ``advance``.
+    """
+    i = stack_push(rec["stack"], rec["stack_n"], K_SMITE, rec["turn_player"])
+    rec["stack"][i, S_CARD] = 0
+    rec["stack"][i, S_TARGET] = rec["defender"]
+
+
+@njit(cache=True)
+def push_roll(rec, s):
+    """R47-R49, R71: a group played to the fight and its roll are one Action.
+
+    Side 1: the Defenders chosen, their Defense roll; side 0: the dispatched, the Raid
+    roll. The entry's window comes before the dice are rolled and is part of the fight
+    (``fin`` 1 or 2: fight-timed cards are legal in it); when it resolves the dice are
+    rolled and the round after the roll begins (R47, R51).
+    """
+    if s == 1:  # a new fight: the last fight's dice leave the table
+        for side in range(2):
+            rec["dice_n"][side] = 0
+            for i in range(MAX_DICE):
+                rec["dice"][side, i] = 0
+                rec["die_to"][side, i] = -1
+    rec["fin"] = 1 if s == 1 else 2
+    rec["priority"] = rec["turn_player"]
+    rec["passes"] = 0
+    owner = rec["defender"] if s == 1 else rec["turn_player"]
+    i = stack_push(rec["stack"], rec["stack_n"], K_ROLL, owner)
+    rec["stack"][i, S_CARD] = s
+    rec["stack"][i, S_TARGET] = -1
+
+
+@njit(cache=True)
+def open_raid_window(rec):
+    """A raid Action just pushed (a roll, a Trap, the Smite) opens its window (R71)."""
+    if rec["stack_n"][0] > 0 and rec["phase"] != Phase.OVER:
+        advance(rec)
+
+
+@njit(cache=True)
+def resolve_raid_entry(rec, kind, c):
+    """A raid Action resolves (R37, R47-R49, R58). True when it set the next decision."""
+    if kind == K_ROLL:
+        roll_side(rec, c)
+        if assignment_matters(rec, c):  # R50: the owner assigns the dice
+            rec["assign_left"] = min(low_slots(rec, c), int(rec["dice_n"][c]))
+            rec["actor"] = rec["defender"] if c == 1 else rec["turn_player"]
+            rec["phase"] = Phase.ASSIGN
+            return True
+        auto_assign(rec, c)
+        begin_round(rec, 1 if c == 1 else 2)
+        return True
+    if kind == K_TRAP:
+        spring(rec, c)
+        return rec["stack_n"][0] == 0  # False: it led to the Heart's Smite, now on the stack
+    if c == 0:  # the Smiting Die is rolled; the damage waits for its window
+        face = roll(SMITING_DIE, rec["rng"])
+        rec["smite_roll"] = face
+        i = stack_push(rec["stack"], rec["stack_n"], K_SMITE, rec["turn_player"])
+        rec["stack"][i, S_CARD] = face
+        rec["stack"][i, S_TARGET] = rec["defender"]
+        return False
+    smite(rec, c)
+    return True
+
+
+@njit(cache=True)
+def smite(rec, face):
     """R57-R58: damage = Party Faithful + the Smiting Die (+ bonuses - reductions)."""
     p = int(rec["turn_player"])
     q = int(rec["defender"])
-    face = roll(SMITING_DIE, rec["rng"])
-    rec["smite_roll"] = face
     dmg = count(rec["f_party"][p]) + face
     for t in range(NF):
         dmg += rec["f_party"][p, t] * F_SMITE_BONUS[t]
@@ -2112,6 +2271,11 @@ def legal_mask(rec, mask):
                 mask[TARGET_SEAT + k] = 1
     elif ph == Phase.CHOOSE:
         choice_legal(rec, mask)
+    elif ph == Phase.ASSIGN:
+        s = 1 if rec["actor"] == q else 0
+        for i in range(rec["dice_n"][s]):
+            if rec["die_to"][s, i] < 0:
+                mask[PICK_DIE_A + s * MAX_DICE + i] = 1
     elif ph == Phase.COVER_RELIC:
         for k in range(SPOTS):
             mask[SPOT + SPOTS + k] = 1
@@ -2253,6 +2417,14 @@ def apply_action(rec, a):
             advance(rec)
     elif ph == Phase.CHOOSE:
         choice_apply(rec, a)
+    elif ph == Phase.ASSIGN:
+        s = (a - PICK_DIE_A) // MAX_DICE
+        rec["die_to"][s, (a - PICK_DIE_A) % MAX_DICE] = next_low_type(rec, s)
+        rec["assign_left"] -= 1
+        if rec["assign_left"] <= 0:
+            rec["assign_left"] = 0
+            rec["actor"] = -1
+            begin_round(rec, 1 if s == 1 else 2)  # R47, R51: the round after the roll
     elif ph == Phase.FATE_TARGET:
         s = int(rec["actor"])
         push_play(rec, s, int(rec["sel_play"]),
@@ -2330,10 +2502,8 @@ def apply_action(rec, a):
             if rec["picked"] == 0:
                 conquer(rec)
             else:
-                roll_side(rec, 1)
-                rec["dice_n"][0] = 0
                 rec["picked"] = 0
-                begin_round(rec, 1)  # R47: Actions after the Defense roll
+                push_roll(rec, 1)  # R47, R71: the Defense roll, responses before it
         elif a < ABILITY + NF:
             t = a - ABILITY  # a Hoplite discarded for its bonus (R43)
             rec["f_temple"][q, t] -= 1
@@ -2348,8 +2518,7 @@ def apply_action(rec, a):
         if a == RETREAT:
             end_raid(rec)
         elif a == PASS:
-            roll_side(rec, 0)
-            begin_round(rec, 2)  # R49, R51: the finalize round
+            push_roll(rec, 0)  # R49, R71: the Raid roll, responses before it
         elif a < ABILITY + NF:
             t = a - ABILITY  # a Captain discarded for its bonus (R43)
             rec["f_party"][p, t] -= 1
@@ -2404,6 +2573,9 @@ def apply_action(rec, a):
             t = a - PICK_FAITHFUL
             rec["f_pool"][p, t] -= 1
             rec["f_temple"][p, t] += 1
+    if ph == Phase.RAID_TARGET or ph == Phase.DEFEND or ph == Phase.DISPATCH \
+            or ph == Phase.RECALL or ph == Phase.ADVANCE or ph == Phase.TRAP_DISCARD:
+        open_raid_window(rec)  # a roll, a Trap or a Smite pushed by this decision (R71)
     set_current(rec)
 
 

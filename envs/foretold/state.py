@@ -43,8 +43,13 @@ DISCOUNT_CAP = 20
 S_CARD, S_TARGET, S_FLAGS = 3, 4, 5
 STACK_WIDTH = 6
 # stack entry kinds: a Fate card, a Relic use, a Faithful played for gold (card = its type),
-# a Tile flip (card = 4 * cell + rotation) (R67)
-K_FATE, K_RELIC, K_GOLD, K_FLIP = 0, 1, 2, 3
+# a Tile flip (card = 4 * cell + rotation) (R67); the raid's Actions (R67, R71): a group
+# played to a fight and its roll (card = the side: 0 the dispatched, 1 the Defenders), a
+# Trap springing (card = its cell), the Smite (card 0: the Smiting Die still to roll, else
+# the face rolled, the damage still to deal)
+K_FATE, K_RELIC, K_GOLD, K_FLIP, K_ROLL, K_TRAP, K_SMITE = 0, 1, 2, 3, 4, 5, 6
+NUM_KINDS = 7
+RAID_KINDS = (K_ROLL, K_TRAP, K_SMITE)
 F_COUNTERED, F_SACRIFICED = 1, 2  # S_FLAGS bits
 
 SMITING_DIE = die(3, 4, 4, 5, 5, 6)
@@ -82,6 +87,7 @@ class Phase(IntEnum):
     PICK_DIE = 21  # a resolving reroll / set-a-die effect: its owner picks a die (R66)
     CHOOSE = 22  # a resolving effect's choice: a Relic to smash, a pile or type to acquire,
     #              an opposing Faithful to take out of the fight (R53, section 13)
+    ASSIGN = 23  # after a roll: the die each die-dependent Faithful gets (R50)
 
 
 NUM_PHASES = len(Phase)
@@ -217,6 +223,10 @@ GAME_FIELDS = [
     ("ch_seat", np.int8),
     ("ch_left", np.int8),
     ("protect", np.int8, (2,)),  # PROTECT_PARTY per side in this fight (R53)
+    # R50: the Faithful type each die on the table is assigned to, where it matters (a
+    # die-dependent ability, LOW_DIE_BONUS); -1 for every other die
+    ("die_to", np.int8, (2, MAX_DICE)),
+    ("assign_left", np.int8),  # ASSIGN: dice still to assign (the side is the actor's)
     *stack_fields("stack", STACK_CAP, STACK_WIDTH),
 ]
 

@@ -133,6 +133,8 @@ def test_all_defenders_removed_conquers():
     rec["waive"] = 1
     give_card(rec, 0, "Conversion")
     act(states, TARGET_SEAT, PICK_FAITHFUL + F["Fighter"])
+    assert rec["phase"] == Phase.RESPOND and rec["dice_n"][1] == 0  # before the roll (R71)
+    act(states, PASS)
     assert rec["phase"] == Phase.FINALIZE and rec["current_player"] == 0
     act(states, PLAY_FATE + C["Conversion"])  # the one pick is forced
     assert rec["f_discard"][0, F["Fighter"]] == 1 and rec["f_fight"].sum() == 0
@@ -151,6 +153,8 @@ def test_removed_combatant_loses_die_and_bonus():
     defended(states)  # nothing dispatched yet: Bribe has no target, nobody is asked
     assert rec["phase"] == Phase.DISPATCH
     act(states, PICK_FAITHFUL + F["Fighter"], PICK_FAITHFUL + F["Guard"])  # a forced pass
+    assert rec["phase"] == Phase.RESPOND and rec["dice_n"][0] == 0  # before the Raid roll
+    act(states, PASS)  # (R71)
     assert rec["phase"] == Phase.FINALIZE and rec["current_player"] == 1
     rec["dice"][0, :2] = [6, 2]
     rec["dice"][1, 0] = 3
@@ -172,7 +176,9 @@ def test_all_dispatched_removed_retreats():
     give_relic(rec, 1, "Shield of Chaos")
     give_card(rec, 1, "Slay")
     defended(states)
-    act(states, PICK_FAITHFUL + F["Guard"])  # a forced pass: the Raid roll
+    act(states, PICK_FAITHFUL + F["Guard"])  # a forced pass: the Raid roll's entry
+    assert rec["phase"] == Phase.RESPOND and rec["dice_n"][0] == 0  # before the Raid roll
+    act(states, PASS)  # (R71)
     assert rec["phase"] == Phase.FINALIZE and rec["current_player"] == 1
     act(states, PLAY_FATE + C["Slay"])  # the one pick is forced
     assert rec["f_deck"][0] == F["Guard"] and rec["f_temple"][1, F["Guard"]] == 1
@@ -189,6 +195,8 @@ def test_massacre_takes_up_to_two():
     give_card(rec, 1, "Massacre")
     defended(states)
     act(states, *[PICK_FAITHFUL + F["Guard"]] * 3)  # then a forced pass: the Raid roll
+    assert rec["phase"] == Phase.RESPOND and rec["dice_n"][0] == 0  # before the Raid roll
+    act(states, PASS)  # (R71)
     legal = act(states, PLAY_FATE + C["Massacre"])  # the first Guard is forced
     assert rec["phase"] == Phase.CHOOSE and legal == {PICK_FAITHFUL + F["Guard"], PASS}
     assert rec["f_fight"][0, F["Guard"]] == 2 and rec["dice_n"][0] == 2

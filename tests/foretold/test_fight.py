@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from fatezoo.envs.core.dice import roll
+from fatezoo.envs.foretold import rules
 from fatezoo.envs.foretold.state import (
     COMBAT_DIE,
     MAX_DICE,
@@ -56,6 +57,8 @@ def test_raid_roll_then_finalize():
     rec = states[0]
     give_card(rec, 0, "Blessing")  # Grace, +2
     defended(states)
+    assert rec["phase"] == Phase.RESPOND and rec["dice_n"][1] == 0  # before the roll (R71)
+    act(states, PASS)
     assert rec["phase"] == Phase.FINALIZE and rec["current_player"] == 0 and rec["fin"] == 1
     act(states, PASS)  # the Defender has no Action: the round ends, on to the dispatch
     assert rec["phase"] == Phase.DISPATCH
@@ -75,8 +78,12 @@ def test_finalize_round_until_everyone_passes():
     give_card(rec, 1, "Sabotage")  # -2 to the opposing Combat Roll
     give_card(rec, 1, "Fury")  # Defender +2
     defended(states)
+    assert rec["phase"] == Phase.RESPOND and rec["dice_n"][1] == 0  # before the roll (R71)
+    act(states, PASS)
     act(states, PASS, PASS)  # Raider, then Defender pass: on to the dispatch
-    act(states, PICK_FAITHFUL + F["Guard"])  # then a forced pass: the Raid roll
+    act(states, PICK_FAITHFUL + F["Guard"])  # then a forced pass: the Raid roll's entry
+    assert rec["phase"] == Phase.RESPOND and rec["dice_n"][0] == 0  # before the Raid roll
+    act(states, PASS)  # (R71)
     rec["dice"][0, 0] = 5
     rec["dice"][1, 0] = 2
     act(states, PLAY_FATE + C["Blessing"])
@@ -150,6 +157,8 @@ def test_divine_favor_wins_ties_and_precision_sets_a_die():
     give_relic(rec, 0, "Shield of Grace")  # Divine Favor costs 1 Grace Relic
     give_card(rec, 0, "Divine Favor")
     defended(states)
+    assert rec["phase"] == Phase.RESPOND and rec["dice_n"][1] == 0  # before the roll (R71)
+    act(states, PASS)
     act(states, PASS)
     act(states, PICK_FAITHFUL + F["Guard"])  # then a forced pass: the Raid roll
     rec["dice"][0, 0] = 4
@@ -198,6 +207,8 @@ def test_rally_recalls_one_more():
     rec = states[0]
     give_card(rec, 0, "Rally")
     defended(states)
+    assert rec["phase"] == Phase.RESPOND and rec["dice_n"][1] == 0  # before the roll (R71)
+    act(states, PASS)
     act(states, PASS)
     act(states, *[PICK_FAITHFUL + F["Guard"]] * 3)  # then a forced pass
     rec["dice"][0, :3] = [6, 6, 6]
@@ -206,3 +217,48 @@ def test_rally_recalls_one_more():
     assert rec["conquered"][1] == 1 and rec["recall_more"] == 0
     assert rec["f_party"][0, F["Guard"]] == 2 and rec["f_discard"][0, F["Guard"]] == 1
     assert np.array_equal(rec["f_fight"][0], np.zeros_like(rec["f_fight"][0]))
+
+
+def test_assignment_asked_only_when_it_matters():
+    # R50: the Raider dispatches a Strategist (+3 when its die shows 1 or 2) and a Guard.
+    # Over seeds: a roll with one die <= 2 and one > 2 asks the Raider which die the
+    # Strategist gets (`pick_die`); any other roll is assigned without asking, the lowest
+    # die to the Strategist. The Combat Roll counts the bonus only for the die assigned.
+    asked = quiet = 0
+    for seed in range(40):
+        states = raid_ready(seed=seed, party=(("Strategist", 1), ("Guard", 1)))
+        rec = states[0]
+        defended(states)
+        act(states, PICK_FAITHFUL + F["Strategist"], PICK_FAITHFUL + F["Guard"])
+        d = [int(x) for x in rec["dice"][0, :2]]
+        low, high = int(np.argmin(d)), int(np.argmax(d))
+        if min(d) <= 2 < max(d):
+            asked += 1
+            assert rec["phase"] == Phase.ASSIGN and rec["current_player"] == 0
+            assert ready(states) == {PICK_DIE_A, PICK_DIE_A + 1} and rec["assign_left"] == 1
+            other = states.copy()
+            act(states, PICK_DIE_A + low)
+            assert rec["die_to"][0, low] == F["Strategist"] and rec["die_to"][0, high] == -1
+            assert rec["totals"][0] == sum(d) + 1 + 3  # Strategist raids +1, its die +3
+            act(other, PICK_DIE_A + high)  # a worse assignment: no bonus
+            assert other[0]["totals"][0] == sum(d) + 1
+        else:
+            quiet += 1
+            assert rec["phase"] != Phase.ASSIGN and rec["totals"][0] > 0
+            assert rec["die_to"][0].tolist().count(F["Strategist"]) == 1
+            assert rec["die_to"][0, low] == F["Strategist"]
+            assert rec["totals"][0] == sum(d) + 1 + (3 if min(d) <= 2 else 0)
+    assert asked >= 5 and quiet >= 5
+
+
+def test_strategist_removed_takes_its_assigned_die():
+    # R50 with R53: a Strategist taken out of the fight takes the die assigned to it (even
+    # if it is not the lowest), any other Faithful the highest die assigned to nobody
+    rec = raid_ready()[0]
+    rec["dice"][0, :4] = [3, 6, 1, 4]
+    rec["dice_n"][0] = 4
+    rec["die_to"][0, :4] = [F["Strategist"], -1, -1, -1]
+    rules.drop_die(rec, 0, F["Strategist"])
+    assert rec["dice"][0, :3].tolist() == [6, 1, 4] and rec["die_to"][0, :3].tolist() == [-1] * 3
+    rules.drop_die(rec, 0, F["Fighter"])
+    assert rec["dice"][0, :2].tolist() == [1, 4] and rec["dice_n"][0] == 2

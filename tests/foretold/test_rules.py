@@ -606,7 +606,11 @@ def test_on_smite_effects_after_damage():
     give_relic(rec, 1, "Ward")
     give_relic(rec, 1, "War Banner")
     rec["gold"][1] = 2
-    legal = act(states, TARGET_SEAT, DIRECTION + S, DIRECTION + S)
+    act(states, TARGET_SEAT, DIRECTION + S, DIRECTION + S)
+    # the Defender (holding a Ward) may answer the Smite before the roll and before the
+    # damage (R58, R71): passes twice
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
+    legal = act(states, PASS, PASS)
     assert rec["phase"] == Phase.VANDAL and legal == {PICK_RELIC + R["Ward"],
                                                       PICK_RELIC + R["War Banner"]}
     assert rec["life"][1] == 20 - 2 - rec["smite_roll"]  # the damage came first
@@ -704,7 +708,7 @@ def test_elimination_returns_cards_tiles_stay():
     give_relic(rec, 1, "Ward")
     rec["life"][1] = 3
     deck_f, deck_r = int(rec["f_deck_n"]), int(rec["r_deck_n"])
-    act(states, TARGET_SEAT, DIRECTION + S, DIRECTION + S)
+    act(states, TARGET_SEAT, DIRECTION + S, DIRECTION + S, PASS, PASS)  # Ward not used
     assert rec["alive"][1] == 0 and rec["life"][1] == 0
     assert rec["f_deck_n"] == deck_f + 1 and rec["r_deck_n"] == deck_r + 1
     assert rec["grid"][1, 9] == T["Heart"]  # the Tiles stay

@@ -1,26 +1,34 @@
-"""Foretold milestone 4: Marketplace Actions other than Fate cards and Relics (R67).
+"""Foretold: Actions other than Fate cards and Relics (R67, R71).
 
-Playing a Faithful for gold and flipping a Tile go on the stack, open a response window
-(R69-R70) and resolve after the responses.
+Playing a Faithful for gold and flipping a Tile (milestone 4), the roll of a group played to
+a fight, a Trap springing and the Smite (milestone 5) go on the stack, open a response
+window (R69-R70) and resolve after the responses.
 """
 
 from __future__ import annotations
 
 from fatezoo.envs.foretold.cards import T_FLIP
 from fatezoo.envs.foretold.state import (
+    DIRECTION,
     FLIP,
     K_FLIP,
     K_GOLD,
+    K_ROLL,
+    K_SMITE,
+    K_TRAP,
     PASS,
+    PICK_FAITHFUL,
     PLAY_FATE,
     PLAY_GOLD,
+    RETREAT,
     ROTATION,
+    TARGET_SEAT,
     USE_RELIC,
     Phase,
 )
 
 from .test_fate import C, give_card, quiet_market
-from .test_rules import F, R, T, act, give, give_relic
+from .test_rules import F, R, S, T, W, act, give, give_relic, place_tile, raid_ready, ready
 
 
 def test_faithful_played_for_gold_opens_a_window():
@@ -70,3 +78,90 @@ def test_flip_opens_a_window():
     act(states, PASS)
     assert rec["side"][0, 2] == 1 and rec["rot"][0, 2] == 1
     assert rec["phase"] == Phase.MARKET and rec["stack_n"][0] == 0
+
+
+# ---------------------------------------------------------------- the raid's Actions (R71, R67)
+
+
+def test_roll_responses_before_and_after():
+    # R71: a roll is an Action: the opponents of the rolling side answer before the dice
+    # are rolled (fight cards are legal there: the window is part of the fight), the round
+    # of R47 / R51 comes after. The Defenders' group and its roll are one entry (R67).
+    states = raid_ready()
+    rec = states[0]
+    give_card(rec, 0, "Sabotage")  # -2 to the opposing Combat Roll
+    give_card(rec, 1, "Fury")  # +2 to your Combat Roll
+    act(states, TARGET_SEAT, PICK_FAITHFUL + F["Guard"])  # then a forced pass: the group
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 0
+    assert rec["stack_n"][0] == 1 and rec["stack"][0, 0] == K_ROLL
+    assert rec["stack"][0, 1] == 1 and rec["stack"][0, 3] == 1  # the Defender's roll
+    assert rec["dice_n"].tolist() == [0, 0] and rec["fin"] == 1  # not rolled yet
+    assert ready(states) == {PLAY_FATE + C["Sabotage"], PASS}
+    act(states, PLAY_FATE + C["Sabotage"])
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1  # may answer it
+    act(states, PASS)  # Sabotage resolves, then the roll
+    assert rec["bonus"][1] == -2 and rec["dice_n"][1] == 1 and rec["stack_n"][0] == 0
+    # the round after the Defense roll: the Raider has nothing left, the Defender holds Fury
+    assert rec["phase"] == Phase.FINALIZE and rec["current_player"] == 1
+    act(states, PASS)
+    assert rec["phase"] == Phase.DISPATCH
+    act(states, PICK_FAITHFUL + F["Guard"])  # then a forced pass: the Raid roll's entry
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
+    assert rec["stack"][0, 0] == K_ROLL and rec["stack"][0, 1] == 0 and rec["stack"][0, 3] == 0
+    assert rec["dice_n"].tolist() == [0, 1] and rec["fin"] == 2
+    act(states, PLAY_FATE + C["Fury"])  # before the Raid roll; then the roll and the round
+    assert rec["dice_n"][0] == 1 and rec["fin"] == 0  # nobody had an Action: roll final
+    assert rec["totals"][1] == rec["dice"][1, 0] + 1 - 2 + 2  # die, Guard +1, Sabotage, Fury
+    assert rec["totals"][0] == rec["dice"][0, 0]
+
+
+def test_removed_before_the_defense_roll_conquers_without_a_fight():
+    # R71 with R53: a Defender taken out before the Defense roll takes its die along (none
+    # is rolled); the Tile is conquered, nobody was dispatched, the roll never comes
+    states = raid_ready(defender_temple=(("Guard", 1),))
+    rec = states[0]
+    give_card(rec, 0, "Slay")  # sacrifice an opposing Faithful in this fight (Relic Cost 1)
+    give_relic(rec, 0, "Shield of Chaos")  # in the Sanctum's Altar
+    act(states, TARGET_SEAT, PICK_FAITHFUL + F["Guard"])
+    assert rec["phase"] == Phase.RESPOND and rec["dice_n"][1] == 0
+    act(states, PLAY_FATE + C["Slay"])  # one Guard: its pick is forced
+    assert rec["conquered"][1] == 1 and rec["dice_n"].tolist() == [0, 0]
+    assert rec["f_deck"][0] == F["Guard"] and rec["stack_n"][0] == 0  # sacrificed (R42)
+    assert rec["phase"] == Phase.ADVANCE and rec["fin"] == 0
+
+
+def test_trap_spring_is_an_action_with_a_window():
+    # R37, R67: the Trap turns at once (seen by all); its effect waits for the responses:
+    # the Raider shields himself from the Spike Trap's 3 damage
+    states = raid_ready(defender_temple=())
+    rec = states[0]
+    place_tile(rec, 1, 4, "Spike Trap")  # under seat 1's Treasury
+    give_card(rec, 0, "Sanctuary")  # Prevent the next 3 damage
+    act(states, TARGET_SEAT, DIRECTION + W, DIRECTION + S)
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 0
+    assert rec["side"][1, 4] == 1 and rec["life"][0] == 20
+    assert rec["stack"][0, 0] == K_TRAP and rec["stack"][0, 1] == 1 and rec["stack"][0, 3] == 4
+    assert RETREAT not in ready(states)  # no retreat in response to a Trap (R37)
+    act(states, PLAY_FATE + C["Sanctuary"])
+    assert rec["life"][0] == 20 and rec["shield"][0] == 0
+    assert rec["phase"] == Phase.ADVANCE and rec["stack_n"][0] == 0
+
+
+def test_smite_responses_before_and_after_the_roll():
+    # R58, R71: the Smite is the Raider's Action: the Defender answers before the Smiting
+    # Die is rolled and again, seeing the face, before the damage
+    states = raid_ready(party=(("Guard", 2),), defender_temple=())
+    rec = states[0]
+    give_card(rec, 1, "Sanctuary", 2)
+    act(states, TARGET_SEAT, DIRECTION + S, DIRECTION + S)
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
+    assert rec["stack"][0, 0] == K_SMITE and rec["stack"][0, 3] == 0  # not rolled yet
+    assert rec["smite_roll"] == 0 and rec["conquered"][9] == 1
+    act(states, PASS)  # the die is rolled; the damage waits for the second window
+    face = int(rec["smite_roll"])
+    assert face in (3, 4, 5, 6) and rec["life"][1] == 20
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
+    assert rec["stack_n"][0] == 1 and rec["stack"][0, 3] == face
+    act(states, PLAY_FATE + C["Sanctuary"])
+    assert rec["life"][1] == 20 - max(0, 2 + face - 3)  # Party 2 + die, 3 prevented
+    assert rec["phase"] == Phase.REINFORCE and rec["stack_n"][0] == 0
