@@ -31,24 +31,23 @@ from .cards import (
 from .rules import (
     compute_props,
     divine_cost,
-    global_card,
     hand_cost_if,
     hand_sources,
-    kind_of,
     new_props,
-    personal_of,
     props_key_matches,
 )
 from .state import (
     DECK0,
     DECK_SIZE,
     DISC0,
+    GLOBAL_Z,
     HAND0,
     NUM_SOURCES,
     P_ACTIVATE,
     P_ATTACK,
     P_PLAY,
     PICK_PH,
+    PTER0,
     SLOT0,
     SLOTS,
     TARGET_PH,
@@ -135,15 +134,15 @@ def _c(x):
     return min(1.0, max(-1.0, x))
 
 
-@njit(cache=True)
-def _terrain(rec, c, viewer, out, o):
+@njit(cache=True, inline="always")
+def _terrain(dl, dmg, c, viewer, out, o):
     if c < 0:
         return
-    kd = kind_of(rec, c)
+    kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
     out[o + TR_PRESENT] = 1.0
     out[o + TR_KIND + kd] = 1.0
     out[o + TR_HP] = _c(HEALTH[kd] / 10.0)
-    out[o + TR_DMG] = _c(rec["dmg"][c] / 10.0)
+    out[o + TR_DMG] = _c(dmg[c] / 10.0)
     out[o + TR_MINE] = 1.0 if c // DECK_SIZE == viewer else 0.0
 
 
@@ -165,45 +164,60 @@ def encode(rec, viewer, omniscient, out):
 
 @njit(cache=True)
 def _encode(rec, viewer, omniscient, out, props, cls):
+    # Hot (every step of every game): the record's arrays are read once into locals (a
+    # record field read in a loop costs a reference-count call per read), card kinds
+    # come from ``dl`` directly and the Warrior's properties are read as scalars.
     for i in range(out.shape[0]):
         out[i] = 0.0
+    zone = rec["zone"]
+    zn = rec["zone_n"]
+    dl = rec["deck_list"]
+    known = rec["known"]
+    dmg = rec["dmg"]
     v = int(viewer)
     q = 1 - v
     turn_p = int(rec["turn_player"])
     mine = turn_p == v
     ph = rec["phase"]
-    what = rec["pend"][0]
+    pend = rec["pend"]
+    what = pend[0]
     if mine:
         if ph == PICK_PH:
             out[O_DECISION + 4] = 1.0
-            out[O_PCARD + int(rec["pend"][1])] = 1.0
+            out[O_PCARD + int(pend[1])] = 1.0
         elif ph == TARGET_PH:
             if what == P_PLAY:
                 out[O_DECISION + 1] = 1.0
-                out[O_PCARD + int(rec["pend"][1])] = 1.0
+                out[O_PCARD + int(pend[1])] = 1.0
             elif what == P_ATTACK:
                 out[O_DECISION + 2] = 1.0
-                out[O_PSRC + int(rec["pend"][1])] = 1.0
+                out[O_PSRC + int(pend[1])] = 1.0
             elif what == P_ACTIVATE:
                 out[O_DECISION + 3] = 1.0
-                out[O_PSRC + int(rec["pend"][1])] = 1.0
+                out[O_PSRC + int(pend[1])] = 1.0
         else:
             out[O_DECISION] = 1.0
+    energy = rec["energy"]
+    loot = rec["loot"]
+    done = rec["done_turns"]
+    search = rec["last_search"]
     for j in range(2):
         s = v if j == 0 else q
-        out[O_ENERGY + j] = _c(rec["energy"][s] / 10.0)
-        out[O_LOOT + j] = _c(rec["loot"][s] / 10.0)
-        out[O_TURNS + j] = _c(rec["done_turns"][s] / 100.0)
-        out[O_SIZES + 3 * j] = rec["zone_n"][HAND0 + s] / 40.0
-        out[O_SIZES + 3 * j + 1] = rec["zone_n"][DECK0 + s] / 40.0
-        out[O_SIZES + 3 * j + 2] = rec["zone_n"][DISC0 + s] / 40.0
+        out[O_ENERGY + j] = _c(energy[s] / 10.0)
+        out[O_LOOT + j] = _c(loot[s] / 10.0)
+        out[O_TURNS + j] = _c(done[s] / 100.0)
+        out[O_SIZES + 3 * j] = zn[HAND0 + s] / 40.0
+        out[O_SIZES + 3 * j + 1] = zn[DECK0 + s] / 40.0
+        out[O_SIZES + 3 * j + 2] = zn[DISC0 + s] / 40.0
         out[O_DIVINE + j] = _c(divine_cost(rec, s) / 10.0)
         z = DISC0 + s
-        for i in range(rec["zone_n"][z]):
-            kd = kind_of(rec, int(rec["zone"][z, i]))
-            out[O_DISCARD + j * K + kd] = _c(out[O_DISCARD + j * K + kd] + 1.0 / 3.0)
-        if rec["last_search"][s] >= 0:
-            out[O_SEARCH + j * K + int(rec["last_search"][s])] = 1.0
+        o = O_DISCARD + j * K
+        for i in range(zn[z]):
+            c = int(zone[z, i])
+            kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
+            out[o + kd] = _c(out[o + kd] + 1.0 / 3.0)
+        if search[s] >= 0:
+            out[O_SEARCH + j * K + int(search[s])] = 1.0
     out[O_FIRST] = 1.0 if rec["first"] == v else 0.0
     out[O_MYTURN] = 1.0 if mine else 0.0
     out[O_TEMP] = (TEMP_CAP - rec["temp_n"]) / float(TEMP_CAP)
@@ -211,58 +225,71 @@ def _encode(rec, viewer, omniscient, out, props, cls):
     # own hand, its costs, own deck contents
     z = HAND0 + v
     hs = hand_sources(rec)
-    for i in range(rec["zone_n"][z]):
-        kd = kind_of(rec, int(rec["zone"][z, i]))
+    for i in range(zn[z]):
+        c = int(zone[z, i])
+        kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
         out[O_HAND + kd] = _c(out[O_HAND + kd] + 1.0 / 3.0)
         out[O_HCOST + kd] = _c(hand_cost_if(rec, v, kd, hs) / 10.0)
     z = DECK0 + v
-    for i in range(rec["zone_n"][z]):
-        c = int(rec["zone"][z, i])
-        if rec["known"][v, c] >= IN_ZONE:
-            kd = kind_of(rec, c)
+    for i in range(zn[z]):
+        c = int(zone[z, i])
+        if known[v, c] >= IN_ZONE:
+            kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
             out[O_DECK + kd] = _c(out[O_DECK + kd] + 1.0 / 3.0)
     # the opponent's hand: seen cards; their unseen cards (hand and deck) by kind
-    for z in (HAND0 + q, DECK0 + q):
-        for i in range(rec["zone_n"][z]):
-            c = int(rec["zone"][z, i])
-            kd = kind_of(rec, c)
-            if z == HAND0 + q and (omniscient or rec["known"][v, c] == KNOWN):
-                out[O_OPPKNOWN + kd] = _c(out[O_OPPKNOWN + kd] + 1.0 / 3.0)
-            elif rec["known"][v, c] != KNOWN:
-                out[O_UNSEEN + kd] = _c(out[O_UNSEEN + kd] + 1.0 / 3.0)
+    z = HAND0 + q
+    for i in range(zn[z]):
+        c = int(zone[z, i])
+        kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
+        if omniscient or known[v, c] == KNOWN:
+            out[O_OPPKNOWN + kd] = _c(out[O_OPPKNOWN + kd] + 1.0 / 3.0)
+        else:
+            out[O_UNSEEN + kd] = _c(out[O_UNSEEN + kd] + 1.0 / 3.0)
+    z = DECK0 + q
+    for i in range(zn[z]):
+        c = int(zone[z, i])
+        if known[v, c] != KNOWN:
+            kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
+            out[O_UNSEEN + kd] = _c(out[O_UNSEEN + kd] + 1.0 / 3.0)
     # the fields
+    attacks = rec["attacks"]
     for j in range(2):
         s = v if j == 0 else q
         for k in range(SLOTS):
             z = SLOT0 + SLOTS * s + k
-            m = int(rec["zone_n"][z])
+            m = int(zn[z])
             if m == 0:
                 continue
             o = O_WARRIORS + j * SEAT_STRIDE + k * W_SIZE
-            w = int(rec["zone"][z, 0])
-            pr = props[s, k]
+            w = int(zone[z, 0])
             out[o + W_PRESENT] = 1.0
-            out[o + W_KIND + kind_of(rec, w)] = 1.0
-            out[o + W_ATK] = _c(pr[P_ATK] / 10.0)
-            out[o + W_HP] = _c(pr[P_HP] / 10.0)
-            out[o + W_DMG] = _c(rec["dmg"][w] / 10.0)
-            out[o + W_ATK_COST] = _c(pr[P_ATK_COST] / 10.0)
-            out[o + W_GUARD] = _c(pr[P_GUARD] / 5.0)
-            out[o + W_LEFT] = _c((pr[P_ATTACKS] - rec["attacks"][s, k]) / 3.0)
-            out[o + W_CAN] = pr[P_CAN_ATTACK]
-            out[o + W_LIMIT] = _c(pr[P_ITEM_LIMIT] / 3.0)
-            out[o + W_ACTIVE] = pr[P_ITEMS_ACTIVE]
+            out[o + W_KIND + int(dl[w // DECK_SIZE, w % DECK_SIZE])] = 1.0
+            out[o + W_ATK] = _c(props[s, k, P_ATK] / 10.0)
+            out[o + W_HP] = _c(props[s, k, P_HP] / 10.0)
+            out[o + W_DMG] = _c(dmg[w] / 10.0)
+            out[o + W_ATK_COST] = _c(props[s, k, P_ATK_COST] / 10.0)
+            out[o + W_GUARD] = _c(props[s, k, P_GUARD] / 5.0)
+            out[o + W_LEFT] = _c((props[s, k, P_ATTACKS] - attacks[s, k]) / 3.0)
+            out[o + W_CAN] = props[s, k, P_CAN_ATTACK]
+            out[o + W_LIMIT] = _c(props[s, k, P_ITEM_LIMIT] / 3.0)
+            out[o + W_ACTIVE] = props[s, k, P_ITEMS_ACTIVE]
+            cm = cls[s, k]
             for b in range(NUM_CLASSES):
-                if (cls[s, k] >> b) & 1:
+                if (cm >> b) & 1:
                     out[o + W_CLASSES + b] = 1.0
             for i in range(1, m):
-                kd = kind_of(rec, int(rec["zone"][z, i]))
+                c = int(zone[z, i])
+                kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
                 out[o + W_ITEMS + kd] = _c(out[o + W_ITEMS + kd] + 1.0 / 3.0)
-    _terrain(rec, personal_of(rec, v), v, out, O_TERRAINS)
-    _terrain(rec, personal_of(rec, q), v, out, O_TERRAINS + TR_SIZE)
-    _terrain(rec, global_card(rec), v, out, O_TERRAINS + 2 * TR_SIZE)
+    pv = int(zone[PTER0 + v, 0]) if zn[PTER0 + v] > 0 else -1
+    pq = int(zone[PTER0 + q, 0]) if zn[PTER0 + q] > 0 else -1
+    g = int(zone[GLOBAL_Z, 0]) if zn[GLOBAL_Z] > 0 else -1
+    _terrain(dl, dmg, pv, v, out, O_TERRAINS)
+    _terrain(dl, dmg, pq, v, out, O_TERRAINS + TR_SIZE)
+    _terrain(dl, dmg, g, v, out, O_TERRAINS + 2 * TR_SIZE)
+    used = rec["used"]
     for j in range(NUM_SOURCES):
-        out[O_ACTIVATED + j] = rec["used"][v, j]
+        out[O_ACTIVATED + j] = used[v, j]
     out[O_PROGRESS] = _c(rec["turn"] / max(1.0, float(rec["max_turns"])))
 
 

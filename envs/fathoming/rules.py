@@ -325,21 +325,21 @@ def _find_warrior(rec, c):
 @njit(cache=True, inline="always")  # hot: no call overhead
 def _temps(rec, props, cls, layer, first, specific):
     """The temporary effects of ``layer`` in creation order (R23 ``TURN_*``)."""
+    t = rec["temp"]
     for i in range(rec["temp_n"]):
-        t = rec["temp"][i]
-        if t[T_LAYER] != layer:
+        if t[i, T_LAYER] != layer:
             continue
-        sel = int(t[T_SEL])
+        sel = int(t[i, T_SEL])
         if (sel == S_SELF) != specific:
             continue
         src_s, src_k = -1, -1
         if sel == S_SELF:
-            src_s, src_k = _find_warrior(rec, int(t[T_CARD]))
+            src_s, src_k = _find_warrior(rec, int(t[i, T_CARD]))
             if src_s < 0:
                 continue
-        op = E_ADD if t[T_OP] == E_TURN_ADD else E_SET
-        _effect(props, cls, op, int(t[T_PROP]), int(t[T_VALUE]), sel, int(t[T_SEAT]),
-                src_s, src_k, int(t[T_CLS]), first)
+        op = E_ADD if t[i, T_OP] == E_TURN_ADD else E_SET
+        _effect(props, cls, op, int(t[i, T_PROP]), int(t[i, T_VALUE]), sel, int(t[i, T_SEAT]),
+                src_s, src_k, int(t[i, T_CLS]), first)
 
 
 @njit(cache=True)
@@ -443,14 +443,13 @@ def compute_props(rec, props, cls):
         for k in range(SLOTS):
             if cls[s, k] < 0:
                 cls[s, k] = 0
-            p = props[s, k]
-            p[P_ATK] = max(0, p[P_ATK])
-            p[P_ATK_COST] = max(0, p[P_ATK_COST])
-            p[P_SUMMON_COST] = max(0, p[P_SUMMON_COST])
-            p[P_ATTACKS] = min(9, max(0, p[P_ATTACKS]))
-            p[P_CAN_ATTACK] = min(1, max(0, p[P_CAN_ATTACK]))
-            p[P_ITEM_LIMIT] = min(MAX_ITEMS, max(0, p[P_ITEM_LIMIT]))
-            p[P_ITEMS_ACTIVE] = min(1, max(0, p[P_ITEMS_ACTIVE]))
+            props[s, k, P_ATK] = max(0, props[s, k, P_ATK])
+            props[s, k, P_ATK_COST] = max(0, props[s, k, P_ATK_COST])
+            props[s, k, P_SUMMON_COST] = max(0, props[s, k, P_SUMMON_COST])
+            props[s, k, P_ATTACKS] = min(9, max(0, props[s, k, P_ATTACKS]))
+            props[s, k, P_CAN_ATTACK] = min(1, max(0, props[s, k, P_CAN_ATTACK]))
+            props[s, k, P_ITEM_LIMIT] = min(MAX_ITEMS, max(0, props[s, k, P_ITEM_LIMIT]))
+            props[s, k, P_ITEMS_ACTIVE] = min(1, max(0, props[s, k, P_ITEMS_ACTIVE]))
 
 
 @njit(cache=True)
@@ -461,10 +460,11 @@ def props_key_matches(rec):
     (never in a sound record) never matches.
     """
     key = rec["eff_key"]
-    zn = rec["zone_n"]
-    zone = rec["zone"]
     if key[0] != 1 + int(rec["turn_player"]) or key[1] != int(rec["temp_n"]):
         return False
+    zn = rec["zone_n"]
+    zone = rec["zone"]
+    dl = rec["deck_list"]  # hot: the record's arrays read once, not per card
     for j in range(11):
         z = GLOBAL_Z if j == 0 else (PTER0 + j - 1 if j < 3 else SLOT0 + j - 3)
         o = 2 + j * KEY_ZSTRIDE
@@ -473,14 +473,15 @@ def props_key_matches(rec):
             return False
         for i in range(m):
             c = int(zone[z, i])
-            if key[o + 1 + i] != c * 256 + kind_of(rec, c):
+            if key[o + 1 + i] != c * 256 + int(dl[c // DECK_SIZE, c % DECK_SIZE]):
                 return False
     tn = int(rec["temp_n"])
     if tn < 0 or tn > TEMP_CAP:
         return False
+    temp = rec["temp"]
     for i in range(tn):
         for f in range(TEMP_W):
-            if key[KEY_TEMP0 + i * TEMP_W + f] != rec["temp"][i, f]:
+            if key[KEY_TEMP0 + i * TEMP_W + f] != temp[i, f]:
                 return False
     return True
 
@@ -490,6 +491,7 @@ def _store_key(rec):
     key = rec["eff_key"]
     zn = rec["zone_n"]
     zone = rec["zone"]
+    dl = rec["deck_list"]
     key[0] = 1 + int(rec["turn_player"])
     key[1] = int(rec["temp_n"])
     for j in range(11):
@@ -499,10 +501,11 @@ def _store_key(rec):
         key[o] = m
         for i in range(m):
             c = int(zone[z, i])
-            key[o + 1 + i] = c * 256 + kind_of(rec, c)
+            key[o + 1 + i] = c * 256 + int(dl[c // DECK_SIZE, c % DECK_SIZE])
+    temp = rec["temp"]
     for i in range(min(max(int(rec["temp_n"]), 0), TEMP_CAP)):
         for f in range(TEMP_W):
-            key[KEY_TEMP0 + i * TEMP_W + f] = rec["temp"][i, f]
+            key[KEY_TEMP0 + i * TEMP_W + f] = temp[i, f]
 
 
 @njit(cache=True)
@@ -555,16 +558,15 @@ def _hand_effects(kind, src_kind, sel_ok, cost):
 @njit(cache=True)
 def hand_sources(rec):
     """Whether any card in play has a CONSTANT Summon Cost effect on hands (HAND_SRC)."""
-    g = global_card(rec)
-    if g >= 0 and HAND_SRC[kind_of(rec, g)]:
-        return True
-    for s in range(2):
-        t = personal_of(rec, s)
-        if t >= 0 and HAND_SRC[kind_of(rec, t)]:
-            return True
-        for k in range(SLOTS):
-            w = warrior_at(rec, s, k)
-            if w >= 0 and HAND_SRC[kind_of(rec, w)]:
+    zn = rec["zone_n"]
+    zone = rec["zone"]
+    dl = rec["deck_list"]
+    # zones PTER0..: both Personal Terrains, the Global Terrain, every Warrior slot (the
+    # card at position 0 of each; Items never have a hand effect of their own here)
+    for z in range(PTER0, SLOT0 + 2 * SLOTS):
+        if zn[z] > 0:
+            c = int(zone[z, 0])
+            if HAND_SRC[int(dl[c // DECK_SIZE, c % DECK_SIZE])]:
                 return True
     return False
 
@@ -581,19 +583,29 @@ def hand_cost_if(rec, p, kind, sources):
 def hand_cost(rec, p, kind):
     """Effective Summon Cost of a card of ``kind`` in ``p``'s hand (R33, R45, section 3)."""
     cost = divine_cost(rec, p) if DIVINE[kind] else COST[kind]
-    g = global_card(rec)
-    if g >= 0 and HAND_SRC[kind_of(rec, g)]:
-        cost = _hand_effects(kind, kind_of(rec, g), g // DECK_SIZE == p, cost)
-    t = personal_of(rec, p)
-    if t >= 0 and HAND_SRC[kind_of(rec, t)]:
-        cost = _hand_effects(kind, kind_of(rec, t), True, cost)
+    zn = rec["zone_n"]
+    zone = rec["zone"]
+    dl = rec["deck_list"]  # hot: the record's arrays read once
+    if zn[GLOBAL_Z] > 0:
+        g = int(zone[GLOBAL_Z, 0])
+        gk = int(dl[g // DECK_SIZE, g % DECK_SIZE])
+        if HAND_SRC[gk]:
+            cost = _hand_effects(kind, gk, g // DECK_SIZE == p, cost)
+    if zn[PTER0 + p] > 0:
+        t = int(zone[PTER0 + p, 0])
+        tk = int(dl[t // DECK_SIZE, t % DECK_SIZE])
+        if HAND_SRC[tk]:
+            cost = _hand_effects(kind, tk, True, cost)
     a = int(rec["turn_player"])
     for j in range(2):
         s = 1 - a if j == 0 else a
         for k in range(SLOTS):
-            w = warrior_at(rec, s, k)
-            if w >= 0 and HAND_SRC[kind_of(rec, w)]:
-                cost = _hand_effects(kind, kind_of(rec, w), s == p, cost)
+            z = SLOT0 + SLOTS * s + k
+            if zn[z] > 0:
+                w = int(zone[z, 0])
+                wk = int(dl[w // DECK_SIZE, w % DECK_SIZE])
+                if HAND_SRC[wk]:
+                    cost = _hand_effects(kind, wk, s == p, cost)
     return max(0, cost)
 
 
@@ -1411,8 +1423,11 @@ def legal_mask(rec, mask):
         sk = int(rec["pend"][1])
         n = int(rec["pend"][2])
         z = DECK0 + p
+        zone = rec["zone"]
+        dl = rec["deck_list"]
         for i in range(rec["zone_n"][z]):
-            kd = kind_of(rec, int(rec["zone"][z, i]))
+            c = int(zone[z, i])
+            kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
             if _search_matches(kd, sk, n):
                 mask[PICK_A + kd] = 1
         return
@@ -1448,8 +1463,11 @@ def legal_mask(rec, mask):
     # play a card
     z = HAND0 + p
     hs = hand_sources(rec)
+    zone = rec["zone"]
+    dl = rec["deck_list"]  # hot: the record's arrays read once, not per card
     for i in range(rec["zone_n"][z]):
-        kind = kind_of(rec, int(rec["zone"][z, i]))
+        c = int(zone[z, i])
+        kind = int(dl[c // DECK_SIZE, c % DECK_SIZE])
         if mask[PLAY + kind]:
             continue
         if hand_cost_if(rec, p, kind, hs) > energy or (HAS_TEMP[kind] and not room):
