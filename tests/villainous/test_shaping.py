@@ -75,7 +75,8 @@ def test_score_scar_succession_to_fifteen_is_one():
     hand(g, 1, "Whisper", "Whisper", "Whisper", "Ed")
     g.r["power"][0] = 5
     g.at(0, 1)
-    g.act(SLOT + 3, vc("scar", "Stampede"), PASS)  # Nala 3: one Stampede is enough
+    g.act(SLOT + 3, PASS)  # the Graveyard, Nala and a Stampede forced (3 >= 3); enough
+    assert g.vnames(0, LOC0 + 2) == ["Stampede"]
     assert g.fnames(0, SUCC) == ["Mufasa", "Nala", "Simba"]  # 6 + 5 + 3 = 14
     # before: Succession 11 -> 0.6 * 11/15, Mufasa done 0.15, Nala ready (6 >= 3) 0.1,
     #         Allies 6 -> 0.05, Power 5 -> 0.05, 1 blocked -0.025
@@ -143,7 +144,7 @@ def test_score_ratigan_gears_and_queen_away_from_the_palace():
     hand(g, 1, "Whisper", "Whisper", "Whisper", "Ed")
     g.r["power"][0] = 6
     g.at(0, 0)  # Ratigan's Lair: PLAY top right
-    g.act(SLOT + 1, vc("ratigan", "Gears"), LOCATION + 1)
+    g.act(SLOT + 1, LOCATION + 1)  # Gears forced (The Robot Queen costs 15)
     # Palace locked; before: Power 6/15 * 0.3; after: Gears 2/10 * 0.2 + Power 5/13 * 0.3
     d1 = (0.2 * 2 / 10 + 0.3 * 5 / 13) - 0.3 * 6 / 15
     close(returns(g), [0.5 * d1, -0.5 * d1])
