@@ -8,7 +8,7 @@ from fatezoo.envs.core.knowledge import KNOWN, check_knowledge
 from fatezoo.envs.core.spec import GameSpec, Kernels
 from fatezoo.envs.core.zones import check_conservation
 
-from . import rules
+from . import rules, shaping
 from .encode import OBS, STATE_SIZE, encode, encode_state
 from .heuristic import heuristic_actions
 from .presets import TRAIN_PRESET
@@ -546,7 +546,8 @@ SPEC = GameSpec(
     check_record=check_record,
     render_ansi=render_ansi,
     render_svg=render_svg,
-    kernels=Kernels(reset=rules.reset_game, apply=rules.apply_action, legal=rules.legal_mask,
+    kernels=Kernels(reset=rules.reset_game, apply=shaping.apply_shaped,
+                    legal=rules.legal_mask,
                     encode=encode, encode_state=encode_state,
                     determinize=rules.determinize_record, evaluate=rules.evaluate),
     determinize=determinize,

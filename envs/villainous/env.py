@@ -136,7 +136,11 @@ holding a Condition that answers the event and can resolve fully are asked.
 ## Rewards
 
 `reward="win"` (the default): the winner +1, every other player -1/(n-1), at the end.
-Truncation gives 0.
+Truncation gives 0. `reward="score"` adds after every step `0.5 * (d_p - mean of the
+others' d)`, where `d` is the change of a seat's objective progress (a potential in
+[0, 1] from public state: Scar's Succession Strength, Yzma's Kronk and Kuzco, Ratigan's
+Palace, Gears and Power; 1 once the objective holds; RULES.md R69): zero-sum, and summed
+over a game it telescopes, so it cannot be farmed. The win reward is unchanged.
 
 ## Starting state
 
