@@ -27,6 +27,7 @@ from .rules import (
     fcount,
     ftype,
     hero_str,
+    heroes_at,
     is_hero,
     kronk_may,
     objective_met,
@@ -123,11 +124,8 @@ def _blocked(rec, s):
     """Locations of ``s``'s Realm with at least one Hero."""
     k = 0
     for loc in range(4):
-        z = s * FZ + HERO0 + loc
-        for i in range(rec["fz_n"][z]):
-            if is_hero(rec, rec["fz"][z, i]):
-                k += 1
-                break
+        if heroes_at(rec, s, loc) > 0:
+            k += 1
     return k
 
 
