@@ -40,6 +40,7 @@ from .encode import (
     O_POWER,
     O_RF,
     O_RV,
+    O_SEATS,
     O_SUCC,
     O_VIL,
 )
@@ -172,6 +173,7 @@ ROBES = _vt(RATIGAN, "Royal Robes")
 RIGHT_HAND = _vt(YZMA, "Right-Hand Man")
 FAKE_FUNERAL = _vt(YZMA, "Fake Funeral")
 FINISH_JOB = _vt(YZMA, "Finish the Job")
+AFTER_THEM = _vt(YZMA, "After Them!")
 MARVELOUS = _vt(RATIGAN, "Marvelous Trap")
 
 # the four vanquish/placement "keys" of Yzma: Kronk and his helpers
@@ -387,13 +389,23 @@ def card_value(obs, v, t, power):
             val = 9.0
     elif v == YZMA:
         has_kronk = vcard_loc_of(obs, 0, L_KRONK) >= 0 or n_hand(obs, L_KRONK) > 0
-        if t == RIGHT_HAND and not has_kronk:
-            val = 6.0
-        elif t == FAKE_FUNERAL and hero_loc_of(obs, 0, v, L_KUZCO) >= 0 and vcard_loc_of(
-                obs, 0, L_KRONK) >= 0:
-            val = 7.0
-        elif t == FINISH_JOB and not has_kronk:
-            val = 2.5
+        kz, ready = yzma_setup(obs, v)
+        if t == RIGHT_HAND or t == FINISH_JOB:
+            # once Kronk is found these only clog the hand (kept, they stop the draw)
+            if has_kronk:
+                val = 0.0
+            elif t == RIGHT_HAND:
+                val = 6.0
+            else:
+                val = 2.5
+        elif t == FAKE_FUNERAL:
+            # kept for Kuzco (junk() never discards it); played once he can meet Kronk
+            val = 7.0 if kz >= 0 and vcard_loc_of(obs, 0, L_KRONK) >= 0 and kz != ready \
+                else 0.0
+        elif t == AFTER_THEM:
+            # Kronk and an Imperial Guards to Kuzco's location (Fake Funeral moves him)
+            val = 6.0 if kz >= 0 and vcard_loc_of(obs, 0, L_KRONK) >= 0 and ready < 0 \
+                and n_hand(obs, int(V_LOCAL[FAKE_FUNERAL])) == 0 else 0.5
     elif v == RATIGAN:
         if obs[O_OBJ + 1] > 0:  # flipped: Basil is the objective
             if t == MARVELOUS:
@@ -478,6 +490,8 @@ def junk(obs, v, t):
     """
     if V_KIND[t] == K_CONDITION:
         return True
+    if t == FAKE_FUNERAL and n_hand(obs, int(V_LOCAL[FAKE_FUNERAL])) == 1:
+        return False  # Yzma's one way to bring Kuzco to Kronk: one copy stays
     if DEAD[t] and looking_for_key(obs, v):
         return True
     return card_value(obs, v, t, 20.0) <= 0.5
@@ -552,6 +566,30 @@ def move_ia_value(obs, v):
 
 
 @njit(cache=True)
+def threat(obs, r):
+    """Whether opponent ``r`` is close to its objective (as the observation shows it)."""
+    q = vil_of(obs, r)
+    if q == SCAR:
+        return mufasa_in(obs, r)
+    if q == YZMA:
+        return hero_loc_of(obs, r, q, L_KUZCO) >= 0 and vcard_loc_of(obs, r, L_KRONK) >= 0
+    if obs[O_OBJ + r * 4 + 1] > 0:  # flipped: Basil in the Realm
+        return hero_loc_of(obs, r, q, L_BASIL) >= 0
+    if vcard_loc_of(obs, r, L_QUEEN) >= 0:
+        return True
+    return obs[O_OBJ + r * 4 + 3] > 0 and power_of(obs, r) + 4.0 >= obs[O_OBJ + r * 4] * QUEEN_COST
+
+
+@njit(cache=True)
+def any_threat(obs):
+    """Whether some opponent in the game is close to its objective."""
+    for r in range(1, MAX_P):
+        if obs[O_SEATS + r] > 0 and threat(obs, r):
+            return True
+    return False
+
+
+@njit(cache=True)
 def symbol_value(obs, v, sym, power):
     """Worth of taking symbol ``sym``'s action this turn.
 
@@ -569,7 +607,12 @@ def symbol_value(obs, v, sym, power):
             best = max(best, val)
         return best
     if sym == S_FATE:
-        return 1.5 if v == RATIGAN else 0.4
+        if v == RATIGAN:
+            return 1.5
+        # Scar and Yzma need the opponents' Fates (Mufasa, Kuzco): every Hero played into
+        # an opponent's Realm may cover a FATE symbol there, so they Fate only an opponent
+        # close to its objective
+        return 3.0 if any_threat(obs) else 0.0
     if sym == S_ACTIVATE:
         return 0.5
     if sym == S_MOVE_HERO:
@@ -673,7 +716,7 @@ def hero_place_value(obs, r, q, t, loc):
     if vil_of(obs, 0) != RATIGAN:  # Scar and Yzma want to be Fated: their FATE stays open
         for k in range(2):
             if LOC_SYM[q, loc, k] == S_FATE:
-                val -= 6.0
+                val -= 30.0
     return val
 
 
@@ -855,7 +898,7 @@ def my_entry(obs, mask, rng, v, kind):
                     if t == QUEEN:
                         vals[lt] = 100.0
                     if v == YZMA and (t == KRONK or t == DAGGER or t == GUARDS):
-                        vals[lt] = 10.0
+                        vals[lt] = 12.0 if t == KRONK else 10.0
             return best_masked(mask, VCARD, NVL, vals)
         kz, ready = yzma_setup(obs, v)
         for loc in range(4):

@@ -190,3 +190,54 @@ def test_heuristic_fates_the_leading_opponent():
     g.at(0, 1)  # Flaversham's Toy Shop: FATE PLAY | POWER1 MOVE_ITEM_ALLY
     g.act(SLOT + 0)
     assert move(g) == TARGET + 1
+
+
+def test_heuristic_scar_fates_only_an_opponent_close_to_its_objective():
+    # Scar needs the opponent's Fates (Mufasa): a Hero it plays into the opponent's Realm may
+    # cover a FATE symbol there, so at The Gorge it takes the Power and ends its turn while
+    # Ratigan is far from his objective, and Fates him once The Robot Queen is in his Realm
+    for queen in (False, True):
+        g = Game(2, villains=["scar", "ratigan"])
+        hand(g, 1, "Ruffians", "Ruffians")
+        hand(g, 0, "Injustice", "Pride")
+        g.r["power"][0] = 0
+        if queen:
+            g.put_v(1, "The Robot Queen", LOC0 + 0)
+        g.at(0, 3)  # The Gorge: FATE VANQUISH | POWER1 PLAY
+        assert move(g) == SLOT + 2  # Power first
+        g.act(SLOT + 2)
+        assert move(g) == (SLOT + 0 if queen else PASS)
+
+
+def test_heuristic_yzma_discards_the_kronk_searches_once_kronk_is_out_and_keeps_fake_funeral():
+    # with Kronk below a location Right-Hand Man and Finish the Job only clog the hand (it
+    # draws up to 4); one Fake Funeral stays for Kuzco, a second copy goes
+    g = Game(2, villains=["yzma", "scar"])
+    quiet(g)
+    g.put_v(0, "Kronk", LOC0 + 1)
+    hand(g, 0, "Right-Hand Man", "Finish the Job", "Fake Funeral", "Fake Funeral")
+    g.at(0, 0)  # Kuzco's Palace: POWER3 FATE | PLAY DISCARD
+    g.act(SLOT + 3)  # Discard Cards
+    while g.r["phase"] == PH_ENTRY:
+        g.act(move(g))
+    assert g.vnames(0, HAND) == ["Fake Funeral"]
+
+
+def test_heuristic_yzma_plays_fake_funeral_to_bring_kuzco_to_a_ready_kronk():
+    # Kuzco at The Jungle, Kronk with the Dagger at Pacha's Village (not adjacent to a Move a
+    # Hero from there): Fake Funeral moves Kuzco onto Kronk
+    g = Game(2, villains=["yzma", "scar"])
+    quiet(g)
+    g.hero(0, "Kuzco", 3)
+    g.put_v(0, "Kronk", LOC0 + 1)
+    g.put_v(0, "Dagger", LOC0 + 1)
+    hand(g, 0, "Fake Funeral", "Ferocity")
+    g.at(0, 0)  # Kuzco's Palace: POWER3 FATE | PLAY DISCARD
+    assert move(g) == SLOT + 0
+    g.act(SLOT + 0)
+    assert move(g) == SLOT + 2  # Play
+    g.act(SLOT + 2)  # the card is forced (Ferocity is a Condition); then Kuzco's destination
+    assert move(g) == LOCATION + 1
+    while g.r["phase"] == PH_ENTRY:
+        g.act(move(g))
+    assert g.fnames(0, HERO0 + 1) == ["Kuzco"]
