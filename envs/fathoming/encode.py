@@ -134,18 +134,6 @@ def _c(x):
     return min(1.0, max(-1.0, x))
 
 
-@njit(cache=True, inline="always")
-def _terrain(dl, dmg, c, viewer, out, o):
-    if c < 0:
-        return
-    kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
-    out[o + TR_PRESENT] = 1.0
-    out[o + TR_KIND + kd] = 1.0
-    out[o + TR_HP] = _c(HEALTH[kd] / 10.0)
-    out[o + TR_DMG] = _c(dmg[c] / 10.0)
-    out[o + TR_MINE] = 1.0 if c // DECK_SIZE == viewer else 0.0
-
-
 @njit(cache=True)
 def encode(rec, viewer, omniscient, out):
     """Write ``viewer``'s observation (``omniscient``: the opponent's hand shown too).
@@ -228,8 +216,9 @@ def _encode(rec, viewer, omniscient, out, props, cls):
     for i in range(zn[z]):
         c = int(zone[z, i])
         kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
+        if out[O_HAND + kd] == 0.0:  # a kind's cost once, not once per copy (same value)
+            out[O_HCOST + kd] = _c(hand_cost_if(rec, v, kd, hs) / 10.0)
         out[O_HAND + kd] = _c(out[O_HAND + kd] + 1.0 / 3.0)
-        out[O_HCOST + kd] = _c(hand_cost_if(rec, v, kd, hs) / 10.0)
     z = DECK0 + v
     for i in range(zn[z]):
         c = int(zone[z, i])
@@ -284,9 +273,20 @@ def _encode(rec, viewer, omniscient, out, props, cls):
     pv = int(zone[PTER0 + v, 0]) if zn[PTER0 + v] > 0 else -1
     pq = int(zone[PTER0 + q, 0]) if zn[PTER0 + q] > 0 else -1
     g = int(zone[GLOBAL_Z, 0]) if zn[GLOBAL_Z] > 0 else -1
-    _terrain(dl, dmg, pv, v, out, O_TERRAINS)
-    _terrain(dl, dmg, pq, v, out, O_TERRAINS + TR_SIZE)
-    _terrain(dl, dmg, g, v, out, O_TERRAINS + 2 * TR_SIZE)
+    # the three Terrains written here, not in a helper: passing ``out`` to a helper (even
+    # an inlined one) costs an atomic reference-count pair on the batch's observation
+    # array per call, which the two threads of a batched step contend for
+    for j in range(3):
+        c = pv if j == 0 else (pq if j == 1 else g)
+        if c < 0:
+            continue
+        o = O_TERRAINS + j * TR_SIZE
+        kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
+        out[o + TR_PRESENT] = 1.0
+        out[o + TR_KIND + kd] = 1.0
+        out[o + TR_HP] = _c(HEALTH[kd] / 10.0)
+        out[o + TR_DMG] = _c(dmg[c] / 10.0)
+        out[o + TR_MINE] = 1.0 if c // DECK_SIZE == v else 0.0
     used = rec["used"]
     for j in range(NUM_SOURCES):
         out[O_ACTIVATED + j] = used[v, j]

@@ -323,10 +323,12 @@ def _find_warrior(rec, c):
 
 
 @njit(cache=True, inline="always")  # hot: no call overhead
-def _temps(rec, props, cls, layer, first, specific):
-    """The temporary effects of ``layer`` in creation order (R23 ``TURN_*``)."""
-    t = rec["temp"]
-    for i in range(rec["temp_n"]):
+def _temps(rec, t, tn, props, cls, layer, first, specific):
+    """The temporary effects of ``layer`` in creation order (R23 ``TURN_*``).
+
+    ``t``, ``tn``: the record's ``temp`` table and ``temp_n``, read once by the caller.
+    """
+    for i in range(tn):
         if t[i, T_LAYER] != layer:
             continue
         sel = int(t[i, T_SEL])
@@ -349,18 +351,27 @@ def _layers(rec, props, cls, wk, first):
     Global Terrain, Personal Terrains, Warriors with their Items, Action cards; inside a
     layer the non-active player's sources first, slots in order, wide effects before
     SELF/EQUIPPED ones. ``wk[s, k]``: the kind of the Warrior in each slot, -1 none.
+    Hot: the record's arrays are read once here (a record field read inside a loop costs
+    a reference-count call pair per read).
     """
     a = int(rec["turn_player"])
-    g = global_card(rec)
-    if g >= 0:
-        _card_statics(props, cls, kind_of(rec, g), g // DECK_SIZE, -1, -1, first, False)
-    _temps(rec, props, cls, 0, first, False)
+    zn = rec["zone_n"]
+    zone = rec["zone"]
+    dl = rec["deck_list"]
+    t = rec["temp"]
+    tn = int(rec["temp_n"])
+    if zn[GLOBAL_Z] > 0:
+        g = int(zone[GLOBAL_Z, 0])
+        _card_statics(props, cls, int(dl[g // DECK_SIZE, g % DECK_SIZE]), g // DECK_SIZE, -1,
+                      -1, first, False)
+    _temps(rec, t, tn, props, cls, 0, first, False)
     for j in range(2):
         s = 1 - a if j == 0 else a
-        t = personal_of(rec, s)
-        if t >= 0:
-            _card_statics(props, cls, kind_of(rec, t), s, -1, -1, first, False)
-    _temps(rec, props, cls, 1, first, False)
+        if zn[PTER0 + s] > 0:
+            c = int(zone[PTER0 + s, 0])
+            _card_statics(props, cls, int(dl[c // DECK_SIZE, c % DECK_SIZE]), s, -1, -1,
+                          first, False)
+    _temps(rec, t, tn, props, cls, 1, first, False)
     for sp in range(2):
         specific = sp == 1
         for j in range(2):
@@ -373,12 +384,13 @@ def _layers(rec, props, cls, wk, first):
                 if first or props[s, k, P_ITEMS_ACTIVE] <= 0:
                     continue
                 z = SLOT0 + SLOTS * s + k
-                for i in range(1, rec["zone_n"][z]):
-                    _card_statics(props, cls, kind_of(rec, int(rec["zone"][z, i])), s, s, k,
+                for i in range(1, zn[z]):
+                    c = int(zone[z, i])
+                    _card_statics(props, cls, int(dl[c // DECK_SIZE, c % DECK_SIZE]), s, s, k,
                                   first, specific)
-        _temps(rec, props, cls, 2, first, specific)
-    _temps(rec, props, cls, 3, first, False)
-    _temps(rec, props, cls, 3, first, True)
+        _temps(rec, t, tn, props, cls, 2, first, specific)
+    _temps(rec, t, tn, props, cls, 3, first, False)
+    _temps(rec, t, tn, props, cls, 3, first, True)
 
 
 @njit(cache=True)
@@ -392,16 +404,20 @@ def compute_props(rec, props, cls):
     """
     wk = np.empty((2, SLOTS), np.int64)
     any_ia = False
+    zn = rec["zone_n"]
+    zone = rec["zone"]
+    dl = rec["deck_list"]  # hot: the record's arrays read once, not per card
     for s in range(2):
         for k in range(SLOTS):
-            w = warrior_at(rec, s, k)
+            z = SLOT0 + SLOTS * s + k
             wk[s, k] = -1
             for q in range(NUM_PROPS):
                 props[s, k, q] = 0
             cls[s, k] = -1
-            if w < 0:
+            if zn[z] == 0:
                 continue
-            kd = kind_of(rec, w)
+            w = int(zone[z, 0])
+            kd = int(dl[w // DECK_SIZE, w % DECK_SIZE])
             wk[s, k] = kd
             props[s, k, P_ATK] = ATTACK[kd]
             props[s, k, P_HP] = HEALTH[kd]
@@ -414,15 +430,14 @@ def compute_props(rec, props, cls):
             cls[s, k] = CLASS_BIT[kd]
             if ST_IA[kd]:
                 any_ia = True
-    g = global_card(rec)
-    if g >= 0 and ST_IA[kind_of(rec, g)]:
-        any_ia = True
-    for s in range(2):
-        t = personal_of(rec, s)
-        if t >= 0 and ST_IA[kind_of(rec, t)]:
-            any_ia = True
+    for z in range(PTER0, GLOBAL_Z + 1):  # both Personal Terrains and the Global Terrain
+        if zn[z] > 0:
+            c = int(zone[z, 0])
+            if ST_IA[int(dl[c // DECK_SIZE, c % DECK_SIZE])]:
+                any_ia = True
+    temp = rec["temp"]
     for i in range(rec["temp_n"]):
-        if rec["temp"][i, T_PROP] == P_ITEMS_ACTIVE:
+        if temp[i, T_PROP] == P_ITEMS_ACTIVE:
             any_ia = True
     if any_ia:
         _layers(rec, props, cls, wk, True)
@@ -430,12 +445,13 @@ def compute_props(rec, props, cls):
     for s in range(2):
         for k in range(SLOTS):
             z = SLOT0 + SLOTS * s + k
-            m = rec["zone_n"][z]
+            m = zn[z]
             if m <= 1 or props[s, k, P_ITEMS_ACTIVE] <= 0:
                 continue
             mask = 0
             for i in range(1, m):
-                mask |= MED_CLS[kind_of(rec, int(rec["zone"][z, i]))]
+                c = int(zone[z, i])
+                mask |= MED_CLS[int(dl[c // DECK_SIZE, c % DECK_SIZE])]
             if mask != 0:
                 cls[s, k] = mask
     _layers(rec, props, cls, wk, False)
@@ -853,48 +869,60 @@ def target_card(rec, p, t):
 
 
 @njit(cache=True)
-def selector_targets(rec, p, sel, effect, value, out):
-    """Mark the legal targets of a chosen-target ability (R51); return how many."""
+def selector_targets(rec, p, sel, effect, value, out, base):
+    """Mark the legal targets of a chosen-target ability (R51) in ``out[base:]``; count them.
+
+    ``base``: where the target block starts in ``out`` (the legal mask writes its own
+    target block: no slice of the batch's mask array, whose reference count the threads
+    of a batched step would share).
+    """
     for t in range(NUM_TARGETS):
-        out[t] = 0
-    m = 0
-    g = global_card(rec)
-    opp_global = g >= 0 and g // DECK_SIZE != p
+        out[base + t] = 0
+    zn = rec["zone_n"]
+    zone = rec["zone"]
+    dl = rec["deck_list"]  # hot (every legal mask): the record's arrays read once
+    q = 1 - p
     for k in range(SLOTS):
-        if sel == S_ALLY_WARRIOR and warrior_at(rec, p, k) >= 0:
-            out[TG_OWN_W + k] = 1
-        w = warrior_at(rec, 1 - p, k)
-        if w >= 0 and (sel == S_ENEMY_WARRIOR or sel == S_ENEMY_CARD):
-            if effect == E_DESTROY and COST[kind_of(rec, w)] > value:
+        if sel == S_ALLY_WARRIOR and zn[SLOT0 + SLOTS * p + k] > 0:
+            out[base + TG_OWN_W + k] = 1
+        z = SLOT0 + SLOTS * q + k
+        m = int(zn[z])
+        if m > 0 and (sel == S_ENEMY_WARRIOR or sel == S_ENEMY_CARD):
+            if effect == E_DESTROY:
+                w = int(zone[z, 0])
+                if COST[int(dl[w // DECK_SIZE, w % DECK_SIZE])] > value:
+                    continue
+            if effect == E_STRIP and m <= 1:  # no Items
                 continue
-            if effect == E_STRIP and items_on(rec, 1 - p, k) == 0:
-                continue
-            out[TG_OPP_W + k] = 1
+            out[base + TG_OPP_W + k] = 1
     if sel == S_ENEMY_CARD or sel == S_ENEMY_TERRAIN:
-        if personal_of(rec, 1 - p) >= 0:
-            out[TG_OPP_PT] = 1
-        if opp_global:
-            out[TG_GLOBAL] = 1
+        if zn[PTER0 + q] > 0:
+            out[base + TG_OPP_PT] = 1
+        if zn[GLOBAL_Z] > 0 and int(zone[GLOBAL_Z, 0]) // DECK_SIZE != p:
+            out[base + TG_GLOBAL] = 1
+    m = 0
     for t in range(NUM_TARGETS):
-        m += out[t]
+        m += out[base + t]
     return m
 
 
 @njit(cache=True)
-def attack_targets(rec, p, out):
+def attack_targets(rec, p, out, base):
     """An attack's targets: the opponent's Warriors and Terrains (R27)."""
-    return selector_targets(rec, p, S_ENEMY_CARD, E_DAMAGE, 0, out)
+    return selector_targets(rec, p, S_ENEMY_CARD, E_DAMAGE, 0, out, base)
 
 
 @njit(cache=True)
-def item_targets(rec, p, props, out):
-    """Own Warriors holding fewer Items than their Item limit (R24)."""
+def item_targets(rec, p, props, out, base):
+    """Own Warriors holding fewer Items than their Item limit (R24), in ``out[base:]``."""
     for t in range(NUM_TARGETS):
-        out[t] = 0
+        out[base + t] = 0
+    zn = rec["zone_n"]
     m = 0
     for k in range(SLOTS):
-        if warrior_at(rec, p, k) >= 0 and items_on(rec, p, k) < props[p, k, P_ITEM_LIMIT]:
-            out[TG_OWN_W + k] = 1
+        n = int(zn[SLOT0 + SLOTS * p + k])
+        if n > 0 and n - 1 < props[p, k, P_ITEM_LIMIT]:
+            out[base + TG_OWN_W + k] = 1
             m += 1
     return m
 
@@ -1135,7 +1163,7 @@ def needs_target(rec, p, kind):
     if CTYPE[kind] == WARRIOR:
         out = np.zeros(NUM_TARGETS, np.int64)
         return selector_targets(rec, p, ABIL[kind, n, A_TARGET], ABIL[kind, n, A_EFFECT],
-                                ABIL[kind, n, A_VALUE], out) > 0
+                                ABIL[kind, n, A_VALUE], out, 0) > 0
     return True
 
 
@@ -1431,28 +1459,27 @@ def legal_mask(rec, mask):
             if _search_matches(kd, sk, n):
                 mask[PICK_A + kd] = 1
         return
-    # the target block of the mask is the scratch of the target searches below (no
-    # allocation): a target step's targets are written straight into it, the main step
-    # clears it again before returning
-    out = mask[TARGET_A:TARGET_A + NUM_TARGETS]
+    # the target block of the mask (from TARGET_A) is the scratch of the target searches
+    # below (no allocation, no slice): a target step's targets are written straight into
+    # it, the main step clears it again before returning
     props, cls = board_props(rec)
     if ph == TARGET_PH:
         what = rec["pend"][0]
         x = int(rec["pend"][1])
         if what == P_PLAY:
             if CTYPE[x] == ITEM:
-                item_targets(rec, p, props, out)
+                item_targets(rec, p, props, mask, TARGET_A)
             else:
                 n = PLAYED_TARGET[x]
                 selector_targets(rec, p, ABIL[x, n, A_TARGET], ABIL[x, n, A_EFFECT],
-                                 ABIL[x, n, A_VALUE], out)
+                                 ABIL[x, n, A_VALUE], mask, TARGET_A)
         elif what == P_ATTACK:
-            attack_targets(rec, p, out)
+            attack_targets(rec, p, mask, TARGET_A)
         else:
             kind = kind_of(rec, source_card(rec, p, x))
             n = ACTIVATE_ABIL[kind]
             selector_targets(rec, p, ABIL[kind, n, A_TARGET], ABIL[kind, n, A_EFFECT],
-                             ABIL[kind, n, A_VALUE], out)
+                             ABIL[kind, n, A_VALUE], mask, TARGET_A)
         # R61: cancel only while this turn has cancels left (a target step is entered only
         # with a legal target, so the mask is never empty)
         if rec["cancels"] < MAX_CANCELS:
@@ -1484,25 +1511,32 @@ def legal_mask(rec, mask):
             n = PLAYED_TARGET[kind]
             if n >= 0:
                 ok = selector_targets(rec, p, ABIL[kind, n, A_TARGET], ABIL[kind, n, A_EFFECT],
-                                      ABIL[kind, n, A_VALUE], out) > 0
+                                      ABIL[kind, n, A_VALUE], mask, TARGET_A) > 0
         else:
-            ok = item_targets(rec, p, props, out) > 0
+            ok = item_targets(rec, p, props, mask, TARGET_A) > 0
         if ok:
             mask[PLAY + kind] = 1
     # attack
-    has_targets = attack_targets(rec, p, out) > 0
-    for k in range(SLOTS):
-        if warrior_at(rec, p, k) < 0 or not has_targets:
-            continue
-        if props[p, k, P_CAN_ATTACK] and rec["attacks"][p, k] < props[p, k, P_ATTACKS] \
-                and props[p, k, P_ATK_COST] <= energy:
-            mask[ATTACK_A + k] = 1
+    has_targets = attack_targets(rec, p, mask, TARGET_A) > 0
+    zn = rec["zone_n"]
+    if has_targets:
+        attacks = rec["attacks"]
+        for k in range(SLOTS):
+            if zn[SLOT0 + SLOTS * p + k] == 0:
+                continue
+            if props[p, k, P_CAN_ATTACK] and attacks[p, k] < props[p, k, P_ATTACKS] \
+                    and props[p, k, P_ATK_COST] <= energy:
+                mask[ATTACK_A + k] = 1
     # activate
+    used = rec["used"]
     for j in range(NUM_SOURCES):
-        c = source_card(rec, p, j)
-        if c < 0 or rec["used"][p, j]:
+        # the card of source j (source_card): Warrior slots, the Personal, the Global
+        z = SLOT0 + SLOTS * p + j if j < SLOTS else (PTER0 + p if j == SRC_PERSONAL
+                                                     else GLOBAL_Z)
+        if zn[z] == 0 or used[p, j]:
             continue
-        kind = kind_of(rec, c)
+        c = int(zone[z, 0])
+        kind = int(dl[c // DECK_SIZE, c % DECK_SIZE])
         n = ACTIVATE_ABIL[kind]
         if n < 0 or ABIL[kind, n, A_COST] > energy or (HAS_TEMP[kind] and not room):
             continue
@@ -1510,14 +1544,14 @@ def legal_mask(rec, mask):
         if (sel == S_ALLY_WARRIOR or sel == S_ENEMY_WARRIOR or sel == S_ENEMY_CARD
                 or sel == S_ENEMY_TERRAIN):
             if selector_targets(rec, p, sel, ABIL[kind, n, A_EFFECT], ABIL[kind, n, A_VALUE],
-                                out) == 0:
+                                mask, TARGET_A) == 0:
                 continue
         mask[ACTIVATE_A + j] = 1
-    if energy >= DRAW_PRICE and rec["zone_n"][DECK0 + p] > 0:
+    if energy >= DRAW_PRICE and zn[DECK0 + p] > 0:
         mask[DRAW_A] = 1
     mask[END_A] = 1
     for t in range(NUM_TARGETS):
-        out[t] = 0
+        mask[TARGET_A + t] = 0
 
 
 @njit(cache=True)
