@@ -490,11 +490,8 @@ def reset_game(rec):
     rec["winner"] = -1
     clear_raid(rec)
     for s in range(2):
-        rec["dice_n"][s] = 0
+        clear_dice(rec, s)
         rec["totals"][s] = 0
-        for i in range(MAX_DICE):
-            rec["dice"][s, i] = 0
-            rec["die_to"][s, i] = -1
     rec["smite_roll"] = 0
     rec["assign_left"] = 0
     for p in range(MAX_P):
@@ -1480,6 +1477,45 @@ def take_from(rec, p, k, t, relic):
         rec["f_discard"][p, t] += 1
 
 
+ANY_DIE = -2  # find_die: any die of the side, assigned or not
+
+
+@njit(cache=True)
+def clear_dice(rec, s):
+    """Side ``s`` has no die on the table: no faces, none assigned (R50)."""
+    rec["dice_n"][s] = 0
+    for i in range(MAX_DICE):
+        rec["dice"][s, i] = 0
+        rec["die_to"][s, i] = -1
+
+
+@njit(cache=True)
+def find_die(rec, s, to, low):
+    """The lowest (``low``) or highest die of side ``s`` assigned to ``to``, the first on ties.
+
+    ``to``: a Faithful type, -1 for the dice assigned to none, ``ANY_DIE`` for all; -1 when
+    no die qualifies.
+    """
+    j = -1
+    for i in range(rec["dice_n"][s]):
+        if to != ANY_DIE and rec["die_to"][s, i] != to:
+            continue
+        if j < 0 or (rec["dice"][s, i] < rec["dice"][s, j] if low
+                     else rec["dice"][s, i] > rec["dice"][s, j]):
+            j = i
+    return j
+
+
+@njit(cache=True)
+def dice_to(rec, s, t):
+    """How many dice of side ``s`` are assigned to Faithful type ``t`` (R50)."""
+    k = 0
+    for i in range(rec["dice_n"][s]):
+        if rec["die_to"][s, i] == t:
+            k += 1
+    return k
+
+
 @njit(cache=True)
 def drop_die(rec, s, t):
     """R53: a type ``t`` Faithful taken out of a fight takes one of its dice along.
@@ -1492,18 +1528,11 @@ def drop_die(rec, s, t):
         return
     j = -1
     if F_LOW_DIE[t] > 0:
-        for i in range(n):
-            if rec["die_to"][s, i] == t and (j < 0 or rec["dice"][s, i] < rec["dice"][s, j]):
-                j = i
+        j = find_die(rec, s, t, True)
     if j < 0:
-        for i in range(n):
-            if rec["die_to"][s, i] < 0 and (j < 0 or rec["dice"][s, i] > rec["dice"][s, j]):
-                j = i
+        j = find_die(rec, s, -1, False)
     if j < 0:
-        j = 0
-        for i in range(1, n):
-            if rec["dice"][s, i] > rec["dice"][s, j]:
-                j = i
+        j = find_die(rec, s, ANY_DIE, False)
     for i in range(j, n - 1):
         rec["dice"][s, i] = rec["dice"][s, i + 1]
         rec["die_to"][s, i] = rec["die_to"][s, i + 1]
@@ -1929,10 +1958,10 @@ def roll_side(rec, s):
         k += rec["f_fight"][s, t] * F_DICE[t]
     k = min(k + rec["extra"][s], MAX_DICE)
     rec["extra"][s] = 0
+    clear_dice(rec, s)
     rec["dice_n"][s] = k
-    for i in range(MAX_DICE):
-        rec["dice"][s, i] = roll(COMBAT_DIE, rec["rng"]) if i < k else 0
-        rec["die_to"][s, i] = -1
+    for i in range(k):
+        rec["dice"][s, i] = roll(COMBAT_DIE, rec["rng"])
 
 
 @njit(cache=True)
@@ -1972,13 +2001,8 @@ def assignment_matters(rec, s):
 def next_low_type(rec, s):
     """R50: the die-dependent Faithful type of side ``s`` with a die slot still free."""
     for t in range(NF):
-        if F_LOW_DIE[t] > 0:
-            k = 0
-            for i in range(rec["dice_n"][s]):
-                if rec["die_to"][s, i] == t:
-                    k += 1
-            if k < rec["f_fight"][s, t] * F_DICE[t]:
-                return t
+        if F_LOW_DIE[t] > 0 and dice_to(rec, s, t) < rec["f_fight"][s, t] * F_DICE[t]:
+            return t
     return -1
 
 
@@ -1986,11 +2010,7 @@ def next_low_type(rec, s):
 def auto_assign(rec, s):
     """R50 without a decision: the lowest dice to the die-dependent Faithful."""
     for _ in range(min(low_slots(rec, s), int(rec["dice_n"][s]))):
-        j = -1
-        for i in range(rec["dice_n"][s]):
-            if rec["die_to"][s, i] < 0 and (j < 0 or rec["dice"][s, i] < rec["dice"][s, j]):
-                j = i
-        rec["die_to"][s, j] = next_low_type(rec, s)
+        rec["die_to"][s, find_die(rec, s, -1, True)] = next_low_type(rec, s)
 
 
 @njit(cache=True)
@@ -2088,11 +2108,8 @@ def push_roll(rec, s):
     rolled and the round after the roll begins (R47, R51).
     """
     if s == 1:  # a new fight: the last fight's dice leave the table
-        for side in range(2):
-            rec["dice_n"][side] = 0
-            for i in range(MAX_DICE):
-                rec["dice"][side, i] = 0
-                rec["die_to"][side, i] = -1
+        clear_dice(rec, 0)
+        clear_dice(rec, 1)
     rec["fin"] = 1 if s == 1 else 2
     rec["priority"] = rec["turn_player"]
     rec["passes"] = 0
