@@ -568,7 +568,8 @@ def set_current(rec):
     elif ph == Phase.RESPOND:
         rec["current_player"] = asked_seat(rec["stack"], rec["stack_n"], rec["num_players"])
     elif (ph == Phase.FATE_TARGET or ph == Phase.DRAW or ph == Phase.PICK_DIE
-          or ph == Phase.CHOOSE or ph == Phase.ASSIGN) and rec["actor"] >= 0:
+          or ph == Phase.CHOOSE or ph == Phase.ASSIGN or ph == Phase.SEARCH) \
+            and rec["actor"] >= 0:
         rec["current_player"] = int(rec["actor"])
     elif ph == Phase.FINALIZE:
         rec["current_player"] = int(rec["priority"])
@@ -1194,6 +1195,27 @@ def action_mask(rec, p, responding, mask):
     for r in range(NR):
         if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
             mask[USE_RELIC + r] = 1
+    if p == rec["defender"] and (not responding or rec["stack_n"][0] < STACK_CAP):
+        for c in range(CELLS):
+            if raid_flip_ok(rec, p, c):
+                mask[FLIP + c] = 1
+
+
+@njit(cache=True)
+def raid_flip_ok(rec, p, c):
+    """R33-R34: the Defender may flip a Tile of the raided Temple, outside the Marketplace.
+
+    Paid as usual; the rotation stays (a flip that would need another is only for the
+    Marketplace Step, R33); not a Tile whose flip already waits on the stack.
+    """
+    t = int(rec["grid"][p, c])
+    if t < 0 or rec["side"][p, c] != 0 or T_FLIP[t] <= 0 or T_FLIP[t] > rec["gold"][p]:
+        return False
+    for i in range(rec["stack_n"][0]):
+        if rec["stack"][i, KIND] == K_FLIP and rec["stack"][i, OWNER] == p \
+                and rec["stack"][i, S_CARD] // 4 == c:
+            return False
+    return legal_with(rec, p, c, t, 1, rec["rot"][p, c])
 
 
 @njit(cache=True)
@@ -1211,6 +1233,10 @@ def has_play(rec, p, responding):
     for r in range(NR):
         if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
             return True
+    if p == rec["defender"] and (not responding or rec["stack_n"][0] < STACK_CAP):
+        for c in range(CELLS):
+            if raid_flip_ok(rec, p, c):
+                return True  # R34: the Defender's flip
     return False
 
 
@@ -1851,6 +1877,7 @@ def flip_tile(rec, p, c, r):
     if T_WHEN[t] == W_FLIP and T_EFFECT[t] == E_SEARCH:
         rec["search"] = T_A[t]
         if search_options(rec, p) > 0:
+            rec["actor"] = p  # the Tile's owner searches (the Defender, R34)
             rec["phase"] = Phase.SEARCH
             return True
         shuffle(rec["r_deck"], rec["r_deck_n"], rec["rng"])
@@ -2327,9 +2354,10 @@ def legal_mask(rec, mask):
             if flip_rotation_ok(rec, p, rec["sel_cell"], r):
                 mask[ROTATION + r] = 1
     elif ph == Phase.SEARCH:
+        s = int(rec["actor"])
         for i in range(rec["r_deck_n"]):
             r = int(rec["r_deck"][i])
-            if search_matches(rec, p, r, rec["search"]):
+            if search_matches(rec, s, r, rec["search"]):
                 mask[PICK_RELIC + r] = 1
         mask[PASS] = 1
     elif ph == Phase.RAID_TARGET:
@@ -2402,6 +2430,8 @@ def apply_action(rec, a):
         s = int(rec["current_player"])
         if a == PASS:
             advance(rec)
+        elif a < FLIP + CELLS:  # R34: the Defender flips, the rotation stays
+            push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
         elif a < PLAY_FATE + NC:
             begin_play(rec, s, a - PLAY_FATE)
         else:
@@ -2412,6 +2442,8 @@ def apply_action(rec, a):
             rec["passes"] += 1
             rec["priority"] = (s + 1) % rec["num_players"]
             round_next(rec)
+        elif a < FLIP + CELLS:  # R34, R51: the Defender's flip in the round
+            push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
         elif a < PLAY_FATE + NC:
             begin_play(rec, s, a - PLAY_FATE)
         else:
@@ -2505,9 +2537,10 @@ def apply_action(rec, a):
                     take_at(rec["r_deck"], rec["r_deck_n"], i)
                     rec["r_deck_n"] -= 1
                     break
-            take_relic(rec, p, r)
+            take_relic(rec, int(rec["actor"]), r)
         shuffle(rec["r_deck"], rec["r_deck_n"], rec["rng"])
         rec["search"] = 0
+        rec["actor"] = -1
         advance(rec)
     elif ph == Phase.RAID_TARGET:
         if a == PASS:
