@@ -70,8 +70,9 @@ from .state import (
 )
 
 ROUND_PHASES = (Phase.FINALIZE, Phase.RESPOND, Phase.FATE_TARGET, Phase.DRAW, Phase.CYCLE,
-                Phase.PICK_DIE, Phase.CHOOSE, Phase.ASSIGN)
-ACTOR_PHASES = (Phase.FATE_TARGET, Phase.DRAW, Phase.PICK_DIE, Phase.CHOOSE, Phase.ASSIGN)
+                Phase.PICK_DIE, Phase.CHOOSE, Phase.ASSIGN, Phase.SEARCH)
+ACTOR_PHASES = (Phase.FATE_TARGET, Phase.DRAW, Phase.PICK_DIE, Phase.CHOOSE, Phase.ASSIGN,
+                Phase.SEARCH)
 RAID_PHASES = (Phase.DEFEND, Phase.DISPATCH, Phase.RECALL, Phase.ADVANCE, Phase.TRAP_DISCARD,
                Phase.VANDAL)
 
@@ -398,7 +399,7 @@ def _check_phase(rec, r: dict, n: int) -> None:
     _need(ph != Phase.DEFEND or (rec["bonus"][0] == 0 and (r["picked"] or not rec["bonus"][1])),
           "bonus", "only the Defender's, after a Defender is chosen, while Defending")
     _need(top == 0 or ph in (Phase.RESPOND, Phase.DRAW, Phase.CYCLE, Phase.FATE_TARGET,
-                             Phase.PICK_DIE, Phase.CHOOSE),
+                             Phase.PICK_DIE, Phase.CHOOSE, Phase.SEARCH),
           "stack_n", "0 outside response windows and the decisions of a resolving Action")
     _need(top == 0 or not in_raid or in_round or raid_entry, "stack_n",
           "0 during a Raid outside a fight's round and the raid's Actions")
@@ -425,14 +426,20 @@ def _check_phase(rec, r: dict, n: int) -> None:
         if e in (rules.E_REMOVE, rules.E_SACRIFICE, rules.E_CONVERT, rules.E_PAY_REMOVE):
             _need(in_round and rules.fight_side(rec, r["actor"]) >= 0, "actor",
                   "a side of the fight while a Faithful is taken out of it")
+    flips = set()
     for i in range(top):
         kind, owner, card = (int(x) for x in rec["stack"][i, [0, 1, 3]])
         if kind == K_FLIP:
             c, t = card // 4, int(rec["grid"][owner, card // 4])
-            ok = owner == tp and t >= 0 and rec["side"][owner, c] == 0 and T_FLIP[t] > 0
-            _need(ok and bool(rules.flip_rotation_ok(rec, owner, c, card % 4)),
-                  f"stack entry {i} card", "an unflipped Tile of the turn player that may turn "
-                  "that way", card)
+            # the turn player's (Marketplace) or the Defender's during a Raid (R34: the
+            # rotation stays); one pending flip per Tile
+            ok = owner == tp or (owner == q and q >= 0 and card % 4 == rec["rot"][owner, c])
+            ok = ok and t >= 0 and rec["side"][owner, c] == 0 and T_FLIP[t] > 0
+            _need(ok and bool(rules.flip_rotation_ok(rec, owner, c, card % 4))
+                  and (owner, c) not in flips, f"stack entry {i} card", "an unflipped Tile of "
+                  "the turn player (or, in a Raid, the Defender) that may turn that way, "
+                  "flipped once", card)
+            flips.add((owner, c))
     if not running:
         return
     if ph == Phase.RESPOND:

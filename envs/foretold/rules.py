@@ -490,11 +490,8 @@ def reset_game(rec):
     rec["winner"] = -1
     clear_raid(rec)
     for s in range(2):
-        rec["dice_n"][s] = 0
+        clear_dice(rec, s)
         rec["totals"][s] = 0
-        for i in range(MAX_DICE):
-            rec["dice"][s, i] = 0
-            rec["die_to"][s, i] = -1
     rec["smite_roll"] = 0
     rec["assign_left"] = 0
     for p in range(MAX_P):
@@ -571,7 +568,8 @@ def set_current(rec):
     elif ph == Phase.RESPOND:
         rec["current_player"] = asked_seat(rec["stack"], rec["stack_n"], rec["num_players"])
     elif (ph == Phase.FATE_TARGET or ph == Phase.DRAW or ph == Phase.PICK_DIE
-          or ph == Phase.CHOOSE or ph == Phase.ASSIGN) and rec["actor"] >= 0:
+          or ph == Phase.CHOOSE or ph == Phase.ASSIGN or ph == Phase.SEARCH) \
+            and rec["actor"] >= 0:
         rec["current_player"] = int(rec["actor"])
     elif ph == Phase.FINALIZE:
         rec["current_player"] = int(rec["priority"])
@@ -1197,6 +1195,27 @@ def action_mask(rec, p, responding, mask):
     for r in range(NR):
         if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
             mask[USE_RELIC + r] = 1
+    if p == rec["defender"] and (not responding or rec["stack_n"][0] < STACK_CAP):
+        for c in range(CELLS):
+            if raid_flip_ok(rec, p, c):
+                mask[FLIP + c] = 1
+
+
+@njit(cache=True)
+def raid_flip_ok(rec, p, c):
+    """R33-R34: the Defender may flip a Tile of the raided Temple, outside the Marketplace.
+
+    Paid as usual; the rotation stays (a flip that would need another is only for the
+    Marketplace Step, R33); not a Tile whose flip already waits on the stack.
+    """
+    t = int(rec["grid"][p, c])
+    if t < 0 or rec["side"][p, c] != 0 or T_FLIP[t] <= 0 or T_FLIP[t] > rec["gold"][p]:
+        return False
+    for i in range(rec["stack_n"][0]):
+        if rec["stack"][i, KIND] == K_FLIP and rec["stack"][i, OWNER] == p \
+                and rec["stack"][i, S_CARD] // 4 == c:
+            return False
+    return legal_with(rec, p, c, t, 1, rec["rot"][p, c])
 
 
 @njit(cache=True)
@@ -1214,6 +1233,10 @@ def has_play(rec, p, responding):
     for r in range(NR):
         if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
             return True
+    if p == rec["defender"] and (not responding or rec["stack_n"][0] < STACK_CAP):
+        for c in range(CELLS):
+            if raid_flip_ok(rec, p, c):
+                return True  # R34: the Defender's flip
     return False
 
 
@@ -1480,6 +1503,45 @@ def take_from(rec, p, k, t, relic):
         rec["f_discard"][p, t] += 1
 
 
+ANY_DIE = -2  # find_die: any die of the side, assigned or not
+
+
+@njit(cache=True)
+def clear_dice(rec, s):
+    """Side ``s`` has no die on the table: no faces, none assigned (R50)."""
+    rec["dice_n"][s] = 0
+    for i in range(MAX_DICE):
+        rec["dice"][s, i] = 0
+        rec["die_to"][s, i] = -1
+
+
+@njit(cache=True)
+def find_die(rec, s, to, low):
+    """The lowest (``low``) or highest die of side ``s`` assigned to ``to``, the first on ties.
+
+    ``to``: a Faithful type, -1 for the dice assigned to none, ``ANY_DIE`` for all; -1 when
+    no die qualifies.
+    """
+    j = -1
+    for i in range(rec["dice_n"][s]):
+        if to != ANY_DIE and rec["die_to"][s, i] != to:
+            continue
+        if j < 0 or (rec["dice"][s, i] < rec["dice"][s, j] if low
+                     else rec["dice"][s, i] > rec["dice"][s, j]):
+            j = i
+    return j
+
+
+@njit(cache=True)
+def dice_to(rec, s, t):
+    """How many dice of side ``s`` are assigned to Faithful type ``t`` (R50)."""
+    k = 0
+    for i in range(rec["dice_n"][s]):
+        if rec["die_to"][s, i] == t:
+            k += 1
+    return k
+
+
 @njit(cache=True)
 def drop_die(rec, s, t):
     """R53: a type ``t`` Faithful taken out of a fight takes one of its dice along.
@@ -1492,18 +1554,11 @@ def drop_die(rec, s, t):
         return
     j = -1
     if F_LOW_DIE[t] > 0:
-        for i in range(n):
-            if rec["die_to"][s, i] == t and (j < 0 or rec["dice"][s, i] < rec["dice"][s, j]):
-                j = i
+        j = find_die(rec, s, t, True)
     if j < 0:
-        for i in range(n):
-            if rec["die_to"][s, i] < 0 and (j < 0 or rec["dice"][s, i] > rec["dice"][s, j]):
-                j = i
+        j = find_die(rec, s, -1, False)
     if j < 0:
-        j = 0
-        for i in range(1, n):
-            if rec["dice"][s, i] > rec["dice"][s, j]:
-                j = i
+        j = find_die(rec, s, ANY_DIE, False)
     for i in range(j, n - 1):
         rec["dice"][s, i] = rec["dice"][s, i + 1]
         rec["die_to"][s, i] = rec["die_to"][s, i + 1]
@@ -1822,6 +1877,7 @@ def flip_tile(rec, p, c, r):
     if T_WHEN[t] == W_FLIP and T_EFFECT[t] == E_SEARCH:
         rec["search"] = T_A[t]
         if search_options(rec, p) > 0:
+            rec["actor"] = p  # the Tile's owner searches (the Defender, R34)
             rec["phase"] = Phase.SEARCH
             return True
         shuffle(rec["r_deck"], rec["r_deck_n"], rec["rng"])
@@ -1929,10 +1985,10 @@ def roll_side(rec, s):
         k += rec["f_fight"][s, t] * F_DICE[t]
     k = min(k + rec["extra"][s], MAX_DICE)
     rec["extra"][s] = 0
+    clear_dice(rec, s)
     rec["dice_n"][s] = k
-    for i in range(MAX_DICE):
-        rec["dice"][s, i] = roll(COMBAT_DIE, rec["rng"]) if i < k else 0
-        rec["die_to"][s, i] = -1
+    for i in range(k):
+        rec["dice"][s, i] = roll(COMBAT_DIE, rec["rng"])
 
 
 @njit(cache=True)
@@ -1972,13 +2028,8 @@ def assignment_matters(rec, s):
 def next_low_type(rec, s):
     """R50: the die-dependent Faithful type of side ``s`` with a die slot still free."""
     for t in range(NF):
-        if F_LOW_DIE[t] > 0:
-            k = 0
-            for i in range(rec["dice_n"][s]):
-                if rec["die_to"][s, i] == t:
-                    k += 1
-            if k < rec["f_fight"][s, t] * F_DICE[t]:
-                return t
+        if F_LOW_DIE[t] > 0 and dice_to(rec, s, t) < rec["f_fight"][s, t] * F_DICE[t]:
+            return t
     return -1
 
 
@@ -1986,11 +2037,7 @@ def next_low_type(rec, s):
 def auto_assign(rec, s):
     """R50 without a decision: the lowest dice to the die-dependent Faithful."""
     for _ in range(min(low_slots(rec, s), int(rec["dice_n"][s]))):
-        j = -1
-        for i in range(rec["dice_n"][s]):
-            if rec["die_to"][s, i] < 0 and (j < 0 or rec["dice"][s, i] < rec["dice"][s, j]):
-                j = i
-        rec["die_to"][s, j] = next_low_type(rec, s)
+        rec["die_to"][s, find_die(rec, s, -1, True)] = next_low_type(rec, s)
 
 
 @njit(cache=True)
@@ -2088,11 +2135,8 @@ def push_roll(rec, s):
     rolled and the round after the roll begins (R47, R51).
     """
     if s == 1:  # a new fight: the last fight's dice leave the table
-        for side in range(2):
-            rec["dice_n"][side] = 0
-            for i in range(MAX_DICE):
-                rec["dice"][side, i] = 0
-                rec["die_to"][side, i] = -1
+        clear_dice(rec, 0)
+        clear_dice(rec, 1)
     rec["fin"] = 1 if s == 1 else 2
     rec["priority"] = rec["turn_player"]
     rec["passes"] = 0
@@ -2310,9 +2354,10 @@ def legal_mask(rec, mask):
             if flip_rotation_ok(rec, p, rec["sel_cell"], r):
                 mask[ROTATION + r] = 1
     elif ph == Phase.SEARCH:
+        s = int(rec["actor"])
         for i in range(rec["r_deck_n"]):
             r = int(rec["r_deck"][i])
-            if search_matches(rec, p, r, rec["search"]):
+            if search_matches(rec, s, r, rec["search"]):
                 mask[PICK_RELIC + r] = 1
         mask[PASS] = 1
     elif ph == Phase.RAID_TARGET:
@@ -2385,6 +2430,8 @@ def apply_action(rec, a):
         s = int(rec["current_player"])
         if a == PASS:
             advance(rec)
+        elif a < FLIP + CELLS:  # R34: the Defender flips, the rotation stays
+            push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
         elif a < PLAY_FATE + NC:
             begin_play(rec, s, a - PLAY_FATE)
         else:
@@ -2395,6 +2442,8 @@ def apply_action(rec, a):
             rec["passes"] += 1
             rec["priority"] = (s + 1) % rec["num_players"]
             round_next(rec)
+        elif a < FLIP + CELLS:  # R34, R51: the Defender's flip in the round
+            push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
         elif a < PLAY_FATE + NC:
             begin_play(rec, s, a - PLAY_FATE)
         else:
@@ -2488,9 +2537,10 @@ def apply_action(rec, a):
                     take_at(rec["r_deck"], rec["r_deck_n"], i)
                     rec["r_deck_n"] -= 1
                     break
-            take_relic(rec, p, r)
+            take_relic(rec, int(rec["actor"]), r)
         shuffle(rec["r_deck"], rec["r_deck_n"], rec["rng"])
         rec["search"] = 0
+        rec["actor"] = -1
         advance(rec)
     elif ph == Phase.RAID_TARGET:
         if a == PASS:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fatezoo.envs.foretold.cards import F_COST, R_A
 from fatezoo.envs.foretold.state import (
+    FLIP,
     PASS,
     PICK_FAITHFUL,
     PICK_RELIC,
@@ -150,7 +151,11 @@ def test_removed_combatant_loses_die_and_bonus():
     give_relic(rec, 1, "Shield of Prosperity")
     give_card(rec, 1, "Bribe")
     rec["gold"][1] = 5
-    defended(states)  # nothing dispatched yet: Bribe has no target, nobody is asked
+    defended(states)  # nothing dispatched yet: Bribe has no target
+    legal = ready(states)
+    assert rec["phase"] == Phase.FINALIZE and rec["current_player"] == 1
+    assert PLAY_FATE + C["Bribe"] not in legal and FLIP + 1 in legal  # only flips (R34)
+    act(states, PASS)
     assert rec["phase"] == Phase.DISPATCH
     act(states, PICK_FAITHFUL + F["Fighter"], PICK_FAITHFUL + F["Guard"])  # a forced pass
     assert rec["phase"] == Phase.RESPOND and rec["dice_n"][0] == 0  # before the Raid roll
@@ -163,6 +168,8 @@ def test_removed_combatant_loses_die_and_bonus():
     assert legal == {PICK_FAITHFUL + F["Fighter"], PICK_FAITHFUL + F["Guard"]}
     act(states, PICK_FAITHFUL + F["Fighter"])
     assert rec["gold"][1] == 2 and rec["dice_n"][0] == 1 and rec["dice"][0, 0] == 2
+    assert rec["phase"] == Phase.FINALIZE and rec["current_player"] == 1  # 2 gold: a flip
+    act(states, PASS)
     shield = int(R_A[R["Shield of Prosperity"]])  # DEFENSE_BONUS
     assert rec["totals"].tolist() == [2, 3 + 1 + shield]  # the Guard defends +1
     assert rec["f_pool"][0, F["Fighter"]] == 1 and rec["phase"] == Phase.REINFORCE

@@ -18,6 +18,7 @@ from fatezoo.envs.foretold.state import (
     K_TRAP,
     PASS,
     PICK_FAITHFUL,
+    PICK_RELIC,
     PLAY_FATE,
     PLAY_GOLD,
     RETREAT,
@@ -165,3 +166,72 @@ def test_smite_responses_before_and_after_the_roll():
     act(states, PLAY_FATE + C["Sanctuary"])
     assert rec["life"][1] == 20 - max(0, 2 + face - 3)  # Party 2 + die, 3 prevented
     assert rec["phase"] == Phase.REINFORCE and rec["stack_n"][0] == 0
+
+
+def test_defender_may_flip_during_raid():
+    # R34, R51: while their Temple is raided the Defender may flip a Tile in the rounds of
+    # the fight and as a response, paying the Flip Cost; the Entrance's B-side +1 Combat
+    # Bonus then counts for the fight on it
+    states = raid_ready()
+    rec = states[0]
+    rec["gold"][1] = 3
+    act(states, TARGET_SEAT, PICK_FAITHFUL + F["Guard"])  # the Defense roll (nobody answers)
+    assert rec["phase"] == Phase.FINALIZE and rec["current_player"] == 1
+    # Treasury 2, Entrance 3, Sanctum 2, Pathway 3; the Heart (4) is too dear
+    assert ready(states) == {FLIP + 0, FLIP + 1, FLIP + 2, FLIP + 5, PASS}
+    act(states, FLIP + 1)  # nobody answers; the Entrance turns (rotation kept)
+    assert rec["side"][1, 1] == 1 and rec["rot"][1, 1] == 0 and rec["gold"][1] == 0
+    assert rec["phase"] == Phase.DISPATCH  # the round went on: nobody had an Action left
+    act(states, PICK_FAITHFUL + F["Guard"])  # a forced pass: the Raid roll, the totals
+    assert rec["totals"][1] == rec["dice"][1, 0] + 1 + 1  # die, Guard +1, Entrance B +1
+    # outside a Raid on their Temple nobody but the turn player flips
+    states = raid_ready()
+    rec = states[0]
+    rec["gold"][1] = 3
+    rec["phase"] = Phase.MARKET
+    give(rec, 0, "f_temple", "Guard", 2)  # the second keeps the Step a decision
+    act(states, PLAY_GOLD + F["Guard"])  # a Faithful for gold: seat 1 is not asked
+    assert rec["phase"] == Phase.MARKET and rec["gold"][0] == 1
+
+
+def test_flip_needing_rearrangement_only_in_marketplace():
+    # R33: the Armory's B-side has one doorway (S); under the Treasury (doorway S) it must
+    # turn to rotation 2. In the Marketplace Step the flip chooses that rotation; the
+    # Defender's flip during a Raid keeps the rotation, so it is not offered there
+    states = raid_ready()
+    rec = states[0]
+    place_tile(rec, 1, 4, "Armory")
+    rec["gold"][1] = 3
+    act(states, TARGET_SEAT, PICK_FAITHFUL + F["Guard"])
+    legal = ready(states)
+    assert FLIP + 4 not in legal and FLIP + 1 in legal
+    states = quiet_market(p=1, gold=3)
+    rec = states[0]
+    place_tile(rec, 1, 4, "Armory")
+    legal = act(states, FLIP + 4)  # one rotation fits: chosen without asking
+    assert rec["side"][1, 4] == 1 and rec["rot"][1, 4] == 2 and rec["gold"][1] == 0
+
+
+def test_defender_flip_as_a_response_searches_for_its_owner():
+    # R34, R70, R39: the Defender, able to pay for a flip, is asked in the window before
+    # the Raid roll; the Library (rotation 2: its B-side doorway faces the Treasury) turns
+    # and its owner, not the turn player, searches the Relic Deck for an Oracle Scroll
+    states = raid_ready()
+    rec = states[0]
+    place_tile(rec, 1, 4, "Library", rot=2)
+    rec["gold"][1] = int(T_FLIP[T["Library"]])
+    act(states, TARGET_SEAT, PICK_FAITHFUL + F["Guard"])  # the Defense roll
+    act(states, PASS)  # the Defender passes in the round: the Raider dispatches
+    act(states, PICK_FAITHFUL + F["Guard"])  # a forced pass: the Raid roll's window
+    legal = ready(states)
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
+    assert rec["stack"][0, 0] == K_ROLL and rec["dice_n"][0] == 0
+    assert FLIP + 4 in legal and PASS in legal
+    act(states, FLIP + 4)
+    legal = ready(states)
+    assert rec["phase"] == Phase.SEARCH and rec["current_player"] == 1 and rec["actor"] == 1
+    assert rec["side"][1, 4] == 1 and rec["rot"][1, 4] == 2 and rec["gold"][1] == 0
+    assert legal == {PICK_RELIC + R["Oracle Scroll"], PASS}
+    act(states, PICK_RELIC + R["Oracle Scroll"])
+    assert rec["r_owned"][1, R["Oracle Scroll"]] == 1 and rec["r_owned"][0].sum() == 0
+    assert rec["actor"] == -1 and rec["dice_n"][0] > 0  # the Raid roll resolved after it
