@@ -282,14 +282,6 @@ def step_row(states, i, actions, masks, obs, rewards, terminated, truncated, aut
 
 
 @njit(cache=True)
-def reset_row(states, i, masks, obs):
-    """One row of a batch reset: deal a new game and encode its first observation."""
-    rec = states[i]
-    reset_record(rec, masks[i])
-    game_encode(rec, rec["current_player"], 0, obs[i])
-
-
-@njit(cache=True)
 def split_rewards(rec, scores, lower_is_better):
     """End the game: write zero-sum win rewards from final ``scores`` into ``rec``.
 
@@ -380,47 +372,123 @@ def empty_buffers(batch: int, num_actions: int, obs_size: int, max_players: int)
 
 
 # ---------------------------------------------------------------- drivers (called from Python)
+# Every top-level kernel compiled for a game links the game's whole call graph into its
+# own module and runs LLVM over all of it (numba re-optimizes linked callees so that they
+# can be inlined); a parallel kernel does this about three times (body, gufunc, wrapper).
+# For The Fathoming that is 1-2 minutes per parallel kernel. So the drivers below share
+# three kernels per game: one for a single row (``_row``), one parallel and one serial
+# over rows (``_rows_parallel``, ``_rows_serial``), each picking its work by an op code;
+# ``batch_step``, the hot path of the batched core, keeps a kernel of its own. Arguments an
+# op does not use are empty arrays of the one type every call uses, so each kernel has one
+# signature per game.
+
+_ROW_RESET, _ROW_STEP, _ROW_ENCODE, _ROW_STATE, _ROW_MASK = 0, 1, 2, 3, 4
+_NO_MASK = np.zeros(0, np.int8)
+_NO_OUT = np.zeros(0, np.float32)
 
 
 @njit(cache=True)
-def reset_one(states, i, mask):
-    """Deal a new game in row ``i`` and write its first legal mask."""
-    reset_record(states[i], mask)
-
-
-@njit(cache=True)
-def step_one(states, i, action, mask):
-    """Apply ``action`` (validated by the caller) to row ``i``; settle forced decisions."""
-    step_record(states[i], action, mask)
-
-
-@njit(cache=True)
-def encode_one(states, i, player, out):
-    """Write ``player``'s observation of row ``i`` into ``out``."""
-    game_encode(states[i], player, 0, out)
-
-
-@njit(cache=True)
-def state_one(states, i, out):
-    """Write the full state vector of row ``i`` into ``out``."""
-    game_encode_state(states[i], out)
-
-
-@njit(cache=True)
-def mask_one(states, i, mask):
-    """Write row ``i``'s current legal mask (zeros once the game is over)."""
+def _row(op, states, i, arg, mask, out):
+    """Single-row driver: ``arg`` is the action (step) or the seat (encode)."""
     rec = states[i]
-    if rec["terminated"] or rec["truncated"]:
+    if op == _ROW_RESET:
+        reset_record(rec, mask)
+    elif op == _ROW_STEP:
+        step_record(rec, arg, mask)
+    elif op == _ROW_ENCODE:
+        game_encode(rec, arg, 0, out)
+    elif op == _ROW_STATE:
+        game_encode_state(rec, out)
+    elif rec["terminated"] or rec["truncated"]:
         clear_mask(mask)
     else:
         game_legal(rec, mask)
 
 
+def reset_one(states, i, mask):
+    """Deal a new game in row ``i`` and write its first legal mask."""
+    _row(_ROW_RESET, states, i, 0, mask, _NO_OUT)
+
+
+def step_one(states, i, action, mask):
+    """Apply ``action`` (validated by the caller) to row ``i``; settle forced decisions."""
+    _row(_ROW_STEP, states, i, action, mask, _NO_OUT)
+
+
+def encode_one(states, i, player, out):
+    """Write ``player``'s observation of row ``i`` into ``out``."""
+    _row(_ROW_ENCODE, states, i, player, _NO_MASK, out)
+
+
+def state_one(states, i, out):
+    """Write the full state vector of row ``i`` into ``out``."""
+    _row(_ROW_STATE, states, i, 0, _NO_MASK, out)
+
+
+def mask_one(states, i, mask):
+    """Write row ``i``'s current legal mask (zeros once the game is over)."""
+    _row(_ROW_MASK, states, i, 0, mask, _NO_OUT)
+
+
+_RESET, _RESET_ENCODE, _ACT, _ENCODE = 0, 1, 2, 3
+_NO_I64 = np.zeros(0, np.int64)
+_NO_I8 = np.zeros(0, np.int8)
+_NO_MASKS = np.zeros((0, 0), np.int8)
+_NO_F32 = np.zeros((0, 0), np.float32)
+_IOTA: dict = {}
+
+
+def _all_rows(n: int) -> np.ndarray:
+    """``arange(n)`` as int64, made once per size (the kernels only read it)."""
+    rows = _IOTA.get(n)
+    if rows is None:
+        rows = _IOTA[n] = np.arange(n, dtype=np.int64)
+    return rows
+
+
+@njit(cache=True)
+def _rows_body(op, states, j, rows, players, actions, masks, obs, rewards, terminated,
+               truncated):
+    """Work ``op`` on row ``rows[j]``: per-row arrays by row, ``players``/``obs`` by ``j``."""
+    i = rows[j]
+    if op == _ACT:
+        act_row(states, i, actions, masks, rewards, terminated, truncated)
+    elif op == _ENCODE:
+        game_encode(states[i], players[j], 0, obs[j])
+    else:
+        rec = states[i]
+        reset_record(rec, masks[i])
+        if op == _RESET_ENCODE:
+            game_encode(rec, rec["current_player"], 0, obs[j])
+
+
 @njit(cache=True, parallel=True)
+def _rows_parallel(op, states, rows, players, actions, masks, obs, rewards, terminated,
+                   truncated):
+    for j in prange(rows.shape[0]):
+        _rows_body(op, states, j, rows, players, actions, masks, obs, rewards, terminated,
+                   truncated)
+
+
+# With OMP_WAIT_POLICY=PASSIVE every parallel region wakes its threads (tens of us); a
+# caller making several small batched calls per step (the self-play env: a few hundred
+# rows, several calls a step) runs 3x faster on the serial twins. Same row work, a plain loop.
+@njit(cache=True)
+def _rows_serial(op, states, rows, players, actions, masks, obs, rewards, terminated,
+                 truncated):
+    for j in range(rows.shape[0]):
+        _rows_body(op, states, j, rows, players, actions, masks, obs, rewards, terminated,
+                   truncated)
+
+
+def _i64(a) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
 def batch_reset(states, masks, obs):
     """Reset every row and encode each current player's observation."""
-    for i in prange(states.shape[0]):
-        reset_row(states, i, masks, obs)
+    _rows_parallel(_RESET_ENCODE, states, _all_rows(states.shape[0]), _NO_I64, _NO_I64,
+                   masks, obs, _NO_F32, _NO_I8, _NO_I8)
 
 
 @njit(cache=True, parallel=True)
@@ -430,69 +498,60 @@ def batch_step(states, actions, masks, obs, rewards, terminated, truncated, auto
         step_row(states, i, actions, masks, obs, rewards, terminated, truncated, auto_reset)
 
 
-@njit(cache=True, parallel=True)
+def _step_some(kernel, states, actions, masks, rewards, terminated, truncated):
+    kernel(_ACT, states, _all_rows(states.shape[0]), _NO_I64, _i64(actions), masks, _NO_F32,
+           rewards, terminated, truncated)
+
+
+def _reset_some(kernel, states, flags, masks):
+    kernel(_RESET, states, np.flatnonzero(flags), _NO_I64, _NO_I64, masks, _NO_F32, _NO_F32,
+           _NO_I8, _NO_I8)
+
+
+def _encode_rows(kernel, states, rows, players, obs):
+    kernel(_ENCODE, states, _i64(rows), _i64(players), _NO_I64, _NO_MASKS, obs, _NO_F32,
+           _NO_I8, _NO_I8)
+
+
 def batch_step_some(states, actions, masks, rewards, terminated, truncated):
     """Step only the rows whose action is >= 0 (no observations encoded).
 
     Rows with action < 0 are left untouched except that their ``rewards`` are zeroed;
     ``terminated``/``truncated`` are written for every row.
     """
-    for i in prange(states.shape[0]):
-        act_row(states, i, actions, masks, rewards, terminated, truncated)
+    _step_some(_rows_parallel, states, actions, masks, rewards, terminated, truncated)
 
 
-@njit(cache=True, parallel=True)
 def batch_reset_some(states, flags, masks):
     """Deal a new game in every row with ``flags[i]`` set (options and RNG kept)."""
-    for i in prange(states.shape[0]):
-        if flags[i]:
-            reset_record(states[i], masks[i])
+    _reset_some(_rows_parallel, states, flags, masks)
 
 
-@njit(cache=True, parallel=True)
 def encode_rows(states, rows, players, obs):
     """Write the observation of row ``rows[j]`` for seat ``players[j]`` into ``obs[j]``."""
-    for j in prange(rows.shape[0]):
-        game_encode(states[rows[j]], players[j], 0, obs[j])
+    _encode_rows(_rows_parallel, states, rows, players, obs)
 
 
-@njit(cache=True, parallel=True)
 def batch_encode(states, players, obs):
     """Encode row ``i`` for seat ``players[i]`` into ``obs[i]``."""
-    for i in prange(states.shape[0]):
-        game_encode(states[i], players[i], 0, obs[i])
+    _encode_rows(_rows_parallel, states, _all_rows(states.shape[0]), players, obs)
 
 
-# ------------------------------------------------- serial twins (no thread pool)
-# With OMP_WAIT_POLICY=PASSIVE every parallel region wakes its threads (tens of us); a
-# caller making several small batched calls per step (the self-play env: a few hundred
-# rows, several calls a step) runs 3x faster on these. Same row functions, plain loops.
-
-
-@njit(cache=True)
 def serial_step_some(states, actions, masks, rewards, terminated, truncated):
     """:func:`batch_step_some` without threads."""
-    for i in range(states.shape[0]):
-        act_row(states, i, actions, masks, rewards, terminated, truncated)
+    _step_some(_rows_serial, states, actions, masks, rewards, terminated, truncated)
 
 
-@njit(cache=True)
 def serial_reset_some(states, flags, masks):
     """:func:`batch_reset_some` without threads."""
-    for i in range(states.shape[0]):
-        if flags[i]:
-            reset_record(states[i], masks[i])
+    _reset_some(_rows_serial, states, flags, masks)
 
 
-@njit(cache=True)
 def serial_encode_rows(states, rows, players, obs):
     """:func:`encode_rows` without threads."""
-    for j in range(rows.shape[0]):
-        game_encode(states[rows[j]], players[j], 0, obs[j])
+    _encode_rows(_rows_serial, states, rows, players, obs)
 
 
-@njit(cache=True)
 def serial_encode(states, players, obs):
     """:func:`batch_encode` without threads."""
-    for i in range(states.shape[0]):
-        game_encode(states[i], players[i], 0, obs[i])
+    _encode_rows(_rows_serial, states, _all_rows(states.shape[0]), players, obs)
