@@ -435,15 +435,11 @@ _NO_I64 = np.zeros(0, np.int64)
 _NO_I8 = np.zeros(0, np.int8)
 _NO_MASKS = np.zeros((0, 0), np.int8)
 _NO_F32 = np.zeros((0, 0), np.float32)
-_IOTA: dict = {}
 
 
 def _all_rows(n: int) -> np.ndarray:
-    """``arange(n)`` as int64, made once per size (the kernels only read it)."""
-    rows = _IOTA.get(n)
-    if rows is None:
-        rows = _IOTA[n] = np.arange(n, dtype=np.int64)
-    return rows
+    """Every row index of a batch of ``n``, as the row kernels take it."""
+    return np.arange(n, dtype=np.int64)
 
 
 @njit(cache=True)

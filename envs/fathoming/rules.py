@@ -1242,13 +1242,25 @@ def attack(rec, p, k, target):
 
 
 @njit(cache=True)
+def source_zone(p, j):
+    """The zone whose first card is player ``p``'s Activate source ``j``.
+
+    A Warrior slot, the Personal Terrain or the Global Terrain.
+    """
+    if j < SLOTS:
+        return SLOT0 + SLOTS * p + j
+    if j == SRC_PERSONAL:
+        return PTER0 + p
+    return GLOBAL_Z
+
+
+@njit(cache=True)
 def source_card(rec, p, j):
     """The card of Activate source ``j`` for player ``p``, or -1."""
-    if j < SLOTS:
-        return warrior_at(rec, p, j)
-    if j == SRC_PERSONAL:
-        return personal_of(rec, p)
-    return global_card(rec)
+    z = source_zone(p, j)
+    if rec["zone_n"][z] == 0:
+        return -1
+    return int(rec["zone"][z, 0])
 
 
 @njit(cache=True)
@@ -1530,9 +1542,7 @@ def legal_mask(rec, mask):
     # activate
     used = rec["used"]
     for j in range(NUM_SOURCES):
-        # the card of source j (source_card): Warrior slots, the Personal, the Global
-        z = SLOT0 + SLOTS * p + j if j < SLOTS else (PTER0 + p if j == SRC_PERSONAL
-                                                     else GLOBAL_Z)
+        z = source_zone(p, j)  # the zone's count and card read from the locals above
         if zn[z] == 0 or used[p, j]:
             continue
         c = int(zone[z, 0])
