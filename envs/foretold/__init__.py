@@ -58,6 +58,7 @@ from .state import (
     PILE_CAP,
     R_DECK_CAP,
     RAID_KINDS,
+    REARRANGE_CAP,
     S_CARD,
     S_FLAGS,
     SHIELD_CAP,
@@ -129,6 +130,9 @@ def _check_fields(r: dict, n: int) -> None:
     _need(0 <= r["vandals"] <= 10, "vandals", "in [0, 10]", r["vandals"])
     _need(r["smite_roll"] in (0, 3, 4, 5, 6), "smite_roll", "0 or a Smiting Die face")
     _need(-1 <= r["sel_cell"] < CELLS, "sel_cell", f"in [-1, {CELLS})", r["sel_cell"])
+    _need(-1 <= r["move_to"] < CELLS, "move_to", f"in [-1, {CELLS})", r["move_to"])
+    _need(0 <= r["rearranged"] <= REARRANGE_CAP, "rearranged", f"in [0, {REARRANGE_CAP}]",
+          r["rearranged"])
     _need(-1 <= r["f_held"] < NF, "f_held", f"in [-1, {NF})", r["f_held"])
     _need(-1 <= r["r_held"] < NR, "r_held", f"in [-1, {NR})", r["r_held"])
     _need(r["t_held"] == -1 or 5 <= r["t_held"] < NT, "t_held", f"-1 or a deck Tile in [5, {NT})",
@@ -347,8 +351,11 @@ def _check_phase(rec, r: dict, n: int) -> None:
           "set exactly while a revealed Relic waits for its spot")
     placing = ph in (Phase.PLACE_CELL, Phase.PLACE_ROT)
     _need((r["t_held"] >= 0) == placing, "t_held", "set exactly while a bought Tile is placed")
-    _need((r["sel_cell"] >= 0) == (ph in (Phase.PLACE_ROT, Phase.FLIP_ROT)), "sel_cell",
-          "set exactly while a rotation is chosen")
+    _need((r["sel_cell"] >= 0) == (ph in (Phase.PLACE_ROT, Phase.FLIP_ROT, Phase.MOVE_CELL,
+                                          Phase.MOVE_ROT)), "sel_cell",
+          "set exactly while a rotation is chosen or a Tile is moved")
+    _need((r["move_to"] >= 0) == (ph == Phase.MOVE_ROT), "move_to",
+          "set exactly while a moved Tile's rotation is chosen")
     _need((r["draws"] > 0) == (ph == Phase.DRAW), "draws", "positive exactly while drawing")
     _need(not r["draw_in_raid"] or ph == Phase.DRAW, "draw_in_raid", "0 outside a draw")
     # a fight's round (R47, R51) and the Actions taken in it
@@ -483,6 +490,12 @@ def _check_phase(rec, r: dict, n: int) -> None:
     if ph == Phase.PLACE_CELL:
         _need(rules.can_place_anywhere(rec, tp, r["t_held"], 0), "t_held",
               "a Tile with a legal place")
+    if ph in (Phase.MOVE_CELL, Phase.MOVE_ROT):
+        occ, doors = np.zeros(CELLS, np.int8), np.zeros(CELLS, np.int64)
+        c = int(r["sel_cell"])
+        to = range(CELLS) if ph == Phase.MOVE_CELL else (int(r["move_to"]),)
+        _need(any(rules.move_ok(rec, tp, c, d, x, occ, doors) for d in to for x in range(4)),
+              "sel_cell/move_to", "a Tile with a legal rearranging move (R24)")
     if ph == Phase.FLIP_ROT:
         c = r["sel_cell"]
         t = int(rec["grid"][tp, c])

@@ -46,7 +46,8 @@ OBS = ObsLayout((
                                      "search, raid target, defend, dispatch, recall, advance, "
                                      "trap discard, vandal, reinforce, over, respond, "
                                      "Fate target, fight round, pick a die, "
-                                     "choose at resolution, assign dice"),
+                                     "choose at resolution, assign dice, "
+                                     "rearrange: move to cell, rearrange: rotation"),
     ObsField("turn_seat", (MAX_P,), "one-hot seat whose turn it is"),
     ObsField("seats", (MAX_P, SEAT_SIZE), "per seat: alive, Life/20, gold/50, Temple, Party, "
                                           "Reinforce pool sizes /20, Fate hand /20, Stations/16, "
@@ -78,8 +79,9 @@ OBS = ObsLayout((
                                   "recalls /3, round after the Defense / Raid roll (2), dice "
                                   "still to pick /2"),
     ObsField("sel_cell", (CELLS,), "one-hot cell being placed or flipped"),
-    ObsField("misc", (4,), "Devotees played/10, Fate draws left/3, search in progress, "
-                           "turn/max_turns"),
+    ObsField("misc", (6,), "Devotees played/10, Fate draws left/3, search in progress, "
+                           "turn/max_turns, rearranging moves made/4, the cell a Tile "
+                           "moves to (cell+1)/16"),
     ObsField("num_players", (3,), "one-hot 2, 3, 4 players"),
     ObsField("actions", (MAX_P + 2 + NC + NR + MAX_P,),
              "per seat Prevent points /60, your Fate cost waived, purchase discount/5, "
@@ -248,6 +250,8 @@ def encode(rec, viewer, omniscient, out):
     out[O_MISC + 1] = _c(rec["draws"] / 3.0)
     out[O_MISC + 2] = 1.0 if rec["phase"] == 8 else 0.0
     out[O_MISC + 3] = _c(rec["turn"] / max(1, rec["max_turns"]))
+    out[O_MISC + 4] = rec["rearranged"] / 4.0
+    out[O_MISC + 5] = (rec["move_to"] + 1) / 16.0
     out[O_NP + n - 2] = 1.0
     for r in range(n):
         out[O_ACT + r] = rec["shield"][(v + r) % n] / SHIELD_CAP

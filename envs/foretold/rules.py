@@ -102,12 +102,14 @@ from .state import (
     MAX_LIFE,
     MAX_MOVES,
     MAX_P,
+    MOVE_FROM,
     PASS,
     PICK_DIE_A,
     PICK_FAITHFUL,
     PICK_RELIC,
     PLAY_FATE,
     PLAY_GOLD,
+    REARRANGE_CAP,
     RETREAT,
     ROTATION,
     S_CARD,
@@ -288,6 +290,62 @@ def legal_with(rec, p, cell, t, side, r):
             else:
                 doors[c] = tile_doors(rec, p, c)
     return legal_doors(occ, doors)
+
+
+@njit(cache=True)
+def move_ok(rec, p, c, d, r, occ, doors):
+    """R24: seat ``p``'s Temple stays legal after a rearranging move.
+
+    The Tile in ``c`` moves to ``d`` at rotation ``r`` (a swap when ``d`` holds a Tile:
+    that one moves to ``c`` unturned).
+    The Entrance never moves nor turns (its north doorway faces the grid's edge); a move
+    that leaves every doorway where it was is not one. ``occ`` and ``doors`` are scratch
+    arrays of ``CELLS`` (no allocation per check).
+    """
+    t = int(rec["grid"][p, c])
+    u = int(rec["grid"][p, d])
+    if t < 0 or t == ENTRANCE or u == ENTRANCE:
+        return False
+    mine = rotate(T_DOORS[t, rec["side"][p, c]], r)
+    if d == c and mine == tile_doors(rec, p, c):
+        return False
+    for k in range(CELLS):
+        g = int(rec["grid"][p, k])
+        occ[k] = 0 if g < 0 else (2 if g == ENTRANCE else 1)
+        doors[k] = tile_doors(rec, p, k)
+    if d != c:
+        occ[c] = 0 if u < 0 else 1
+        doors[c] = tile_doors(rec, p, d)
+    occ[d] = 1
+    doors[d] = mine
+    return legal_doors(occ, doors)
+
+
+@njit(cache=True)
+def can_move(rec, p, c, occ, doors):
+    """R24: the Tile in ``c`` has a legal rearranging move."""
+    if rec["grid"][p, c] < 0 or rec["grid"][p, c] == ENTRANCE:
+        return False
+    for d in range(CELLS):
+        for r in range(4):
+            if move_ok(rec, p, c, d, r, occ, doors):
+                return True
+    return False
+
+
+@njit(cache=True)
+def move_tile(rec, p, c, d, r):
+    """R24: the Tile in ``c`` moves to ``d`` at rotation ``r``; a Tile in ``d`` goes to ``c``."""
+    t, s = rec["grid"][p, c], rec["side"][p, c]
+    rec["grid"][p, c] = rec["grid"][p, d]
+    rec["side"][p, c] = rec["side"][p, d]
+    rec["rot"][p, c] = rec["rot"][p, d]
+    if rec["grid"][p, c] < 0:
+        rec["side"][p, c] = 0
+        rec["rot"][p, c] = 0
+    rec["grid"][p, d] = t
+    rec["side"][p, d] = s
+    rec["rot"][p, d] = r
 
 
 @njit(cache=True)
@@ -484,6 +542,8 @@ def reset_game(rec):
     rec["r_held"] = -1
     rec["t_held"] = -1
     rec["sel_cell"] = -1
+    rec["move_to"] = -1
+    rec["rearranged"] = 0
     rec["draws"] = 0
     rec["draw_in_raid"] = 0
     rec["search"] = 0
@@ -705,6 +765,7 @@ def start_turn(rec):
         return
     heal(rec, t, b_side_sum(rec, t, T_TURN_HEAL))
     rec["devotees"] = 0
+    rec["rearranged"] = 0
     rec["shield"][t] = 0  # Prevent lasts until the holder's next turn starts (R80)
     rec["waive"] = 0
     rec["discount"] = 0
@@ -1807,6 +1868,12 @@ def market_legal(rec, mask):
     for c in range(CELLS):
         if can_flip(rec, p, c):
             mask[FLIP + c] = 1
+    if rec["rearranged"] < REARRANGE_CAP:
+        occ = np.zeros(CELLS, np.int8)
+        doors = np.zeros(CELLS, np.int64)
+        for c in range(CELLS):
+            if can_move(rec, p, c, occ, doors):
+                mask[MOVE_FROM + c] = 1
     action_mask(rec, p, False, mask)
     mask[PASS] = 1
 
@@ -1849,6 +1916,9 @@ def market_apply(rec, a):
         begin_play(rec, p, a - PLAY_FATE)
     elif a >= USE_RELIC and a < USE_RELIC + NR:
         begin_play(rec, p, NC + a - USE_RELIC)
+    elif a >= MOVE_FROM and a < MOVE_FROM + CELLS:  # R24: rearrange
+        rec["sel_cell"] = a - MOVE_FROM
+        rec["phase"] = Phase.MOVE_CELL
     else:  # flip
         rec["sel_cell"] = a - FLIP
         rec["phase"] = Phase.FLIP_ROT
@@ -2353,6 +2423,20 @@ def legal_mask(rec, mask):
         for r in range(4):
             if flip_rotation_ok(rec, p, rec["sel_cell"], r):
                 mask[ROTATION + r] = 1
+    elif ph == Phase.MOVE_CELL:
+        occ = np.zeros(CELLS, np.int8)
+        doors = np.zeros(CELLS, np.int64)
+        for d in range(CELLS):
+            for r in range(4):
+                if move_ok(rec, p, rec["sel_cell"], d, r, occ, doors):
+                    mask[CELL + d] = 1
+                    break
+    elif ph == Phase.MOVE_ROT:
+        occ = np.zeros(CELLS, np.int8)
+        doors = np.zeros(CELLS, np.int64)
+        for r in range(4):
+            if move_ok(rec, p, rec["sel_cell"], rec["move_to"], r, occ, doors):
+                mask[ROTATION + r] = 1
     elif ph == Phase.SEARCH:
         s = int(rec["actor"])
         for i in range(rec["r_deck_n"]):
@@ -2466,6 +2550,15 @@ def apply_action(rec, a):
             advance(rec)
     elif ph == Phase.CHOOSE:
         choice_apply(rec, a)
+    elif ph == Phase.MOVE_CELL:
+        rec["move_to"] = a - CELL
+        rec["phase"] = Phase.MOVE_ROT
+    elif ph == Phase.MOVE_ROT:
+        move_tile(rec, p, int(rec["sel_cell"]), int(rec["move_to"]), a - ROTATION)
+        rec["sel_cell"] = -1
+        rec["move_to"] = -1
+        rec["rearranged"] += 1
+        rec["phase"] = Phase.MARKET
     elif ph == Phase.ASSIGN:
         s = (a - PICK_DIE_A) // MAX_DICE
         rec["die_to"][s, (a - PICK_DIE_A) % MAX_DICE] = next_low_type(rec, s)

@@ -35,6 +35,7 @@ MAX_LIFE = 20
 TILE_PRICE = 3  # R21
 FATE_PRICE = 3  # R22 (designed)
 MAX_MOVES = 32  # Marker moves per Raid (R56, designed)
+REARRANGE_CAP = 4  # rearranging moves per Marketplace Step (R24, designed)
 GOLD_CAP = 30000  # the gold counter's range (int16)
 STACK_CAP = 16  # pending Actions (R67-R69)
 SHIELD_CAP = 60  # Prevent points one seat can hold (R80)
@@ -88,6 +89,8 @@ class Phase(IntEnum):
     CHOOSE = 22  # a resolving effect's choice: a Relic to smash, a pile or type to acquire,
     #              an opposing Faithful to take out of the fight (R53, section 13)
     ASSIGN = 23  # after a roll: the die each die-dependent Faithful gets (R50)
+    MOVE_CELL = 24  # rearranging: the cell the chosen Tile moves to (R24)
+    MOVE_ROT = 25  # then its rotation
 
 
 NUM_PHASES = len(Phase)
@@ -123,6 +126,7 @@ BUY_RELIC = SPACE.offset("buy_relic")
 BUY_TILE = SPACE.offset("buy_tile")
 FATE_DECK = SPACE.offset("fate_deck")
 FLIP = SPACE.offset("flip")
+MOVE_FROM = SPACE.offset("move_from")
 CELL = SPACE.offset("cell")
 ROTATION = SPACE.offset("rotation")
 PLAY_FATE = SPACE.offset("play_fate")
@@ -184,6 +188,8 @@ GAME_FIELDS = [
     ("t_out", np.int8, (NT,)),
     ("t_held", np.int8),  # a bought Tile waiting for its place (-1 none)
     ("sel_cell", np.int8),  # the cell chosen for it, or the cell being flipped (-1)
+    ("move_to", np.int8),  # rearranging: the cell the Tile in sel_cell moves to (-1)
+    ("rearranged", np.int8),  # rearranging moves made this turn (R24)
     # pending effects
     ("draws", np.int8),  # Fate cards still to draw (R77)
     ("draw_in_raid", np.int8),  # the draws come from a Smite (then the Raid ends)
