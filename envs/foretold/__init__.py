@@ -42,9 +42,11 @@ from .state import (
     F_SACRIFICED,
     FATE_DECK_CAP,
     GOLD_CAP,
+    K_ABILITY,
     K_FATE,
     K_FLIP,
     K_GOLD,
+    K_ONSMITE,
     K_RELIC,
     K_ROLL,
     K_SMITE,
@@ -176,20 +178,29 @@ def _check_stack(rec, n: int) -> None:
     for i in range(top):
         kind, owner, ask, card, target, flags = (int(x) for x in rec["stack"][i, :6])
         what = f"stack entry {i}"
-        _need(kind in (K_FATE, K_RELIC, K_GOLD, K_FLIP, K_ROLL, K_TRAP, K_SMITE), what,
+        _need(kind in (K_FATE, K_RELIC, K_GOLD, K_FLIP, K_ROLL, K_TRAP, K_SMITE, K_ABILITY,
+                       K_ONSMITE), what,
               "a Fate card (0), a Relic use (1), a Faithful played for gold (2), a flip (3), "
-              "a roll (4), a Trap (5) or a Smite (6)", kind)
+              "a roll (4), a Trap (5), a Smite (6), an ability discard (7) or an on-Smite "
+              "trigger (8)", kind)
         _need(0 <= owner < n, f"{what} owner", f"in [0, {n})", owner)
         _need(0 <= ask <= n, f"{what} window", f"in [0, {n}]", ask)
         _need(-1 <= target < n, f"{what} target", f"in [-1, {n})", target)
         if kind in RAID_KINDS:  # owners, cells and the Raid are checked in _check_phase
             _need(i == 0 and flags == 0, what, "a raid Action only at the bottom, no flags",
                   kind)
-            want = {K_ROLL: (0, 1), K_TRAP: tuple(range(CELLS)), K_SMITE: (0, 3, 4, 5, 6)}
-            _need(card in want[kind], f"{what} card", "a side (roll), a cell (Trap) or a "
-                  "Smiting Die face or 0 (Smite)", card)
-            _need((target >= 0) == (kind == K_SMITE), f"{what} target",
-                  "the Defender for a Smite, else -1", target)
+            want = {K_ROLL: (0, 1), K_TRAP: tuple(range(CELLS)), K_SMITE: (0, 3, 4, 5, 6),
+                    K_ONSMITE: tuple(range(NF + NR))}
+            _need(card in want[kind], f"{what} card", "a side (roll), a cell (Trap), a "
+                  "Smiting Die face or 0 (Smite) or a trigger (on Smite)", card)
+            _need((target >= 0) == (kind in (K_SMITE, K_ONSMITE)), f"{what} target",
+                  "the Defender for a Smite and its triggers, else -1", target)
+            continue
+        if kind == K_ABILITY:  # the fight is checked in _check_phase
+            _need(0 <= card < NF and (rules.F_DISCARD_RAID[card] > 0
+                                      or rules.F_DISCARD_DEFEND[card] > 0)
+                  and flags == 0 and target == -1, f"{what} card",
+                  "a Faithful type with a discard ability, no flags, no target", card)
             continue
         if kind == K_GOLD:
             _need(0 <= card < NF and flags == 0 and target == -1, f"{what} card",
@@ -447,6 +458,13 @@ def _check_phase(rec, r: dict, n: int) -> None:
                   "the turn player (or, in a Raid, the Defender) that may turn that way, "
                   "flipped once", card)
             flips.add((owner, c))
+        if kind == K_ABILITY:
+            side = 0 if owner == tp else 1
+            ok = in_round and owner in (tp, q) and (
+                rules.F_DISCARD_RAID[card] if side == 0 else rules.F_DISCARD_DEFEND[card]) > 0
+            _need(ok, f"stack entry {i}", "an ability discard of a side of the fight in its "
+                  "rounds (R43)", card)
+    _check_on_smite(rec, r, ph, bottom)
     if not running:
         return
     if ph == Phase.RESPOND:
@@ -465,7 +483,8 @@ def _check_phase(rec, r: dict, n: int) -> None:
     if in_raid:
         _need(q != tp and 0 <= r["marker"], "defender", "another seat, with the Marker placed")
         _need(rec["grid"][q, r["marker"]] >= 0, "marker", "on a Tile of the Defender")
-        _need(rec["alive"][q] or ph == Phase.DRAW, "defender", "alive during the Raid")
+        _need(rec["alive"][q] or ph == Phase.DRAW or r["onsm"] >= 0, "defender",
+              "alive during the Raid (but for its on-Smite triggers)")
     if in_round:
         _need(rec["f_fight"][1].any() and (rec["dice_n"][1] > 0 or rolling == 1), "f_fight",
               "Defenders and their dice in a fight's round")
@@ -535,6 +554,35 @@ def _check_phase(rec, r: dict, n: int) -> None:
               "empty while the turn player splits their Faithful")
 
 
+def _check_on_smite(rec, r: dict, ph: int, bottom: int) -> None:
+    """R59: the on-Smite cursor: set exactly while a trigger waits or decides."""
+    x, k = int(r["onsm"]), int(r["onsm_k"])
+    _need(-1 <= x < NF + NR, "onsm", f"in [-1, {NF + NR})", x)
+    _need(0 <= k <= 20 and (k == 0) == (x < 0), "onsm_k", "in [1, 20] with a trigger, else 0",
+          k)
+    drawing = ph == Phase.DRAW and r["draw_in_raid"]
+    active = bottom == K_ONSMITE or ph == Phase.VANDAL or drawing
+    if not (rec["terminated"] or rec["truncated"]):
+        _need((x >= 0) == active, "onsm", "set exactly while an on-Smite trigger waits or "
+              "decides", x)
+        _need((r["vandals"] > 0) == (ph == Phase.VANDAL), "vandals", "1 exactly while a "
+              "Vandal picks", r["vandals"])
+    _need(r["vandals"] in (0, 1), "vandals", "0 or 1", r["vandals"])
+    if x < 0 or rec["terminated"] or rec["truncated"]:
+        return
+    fires = rules.F_WHEN[x] == rules.W_ON_SMITE if x < NF else \
+        rules.R_WHEN[x - NF] == rules.W_ON_SMITE
+    _need(bool(fires), "onsm", "an on-Smite Faithful or Relic type", x)
+    if bottom == K_ONSMITE:
+        _need(int(rec["stack"][0, 3]) == x, "stack entry 0 card", f"the trigger {x} (onsm)",
+              int(rec["stack"][0, 3]))
+    if ph == Phase.VANDAL:
+        _need(x < NF and rules.F_SMASH_ON_SMITE[x] > 0, "onsm", "a Vandal while one picks", x)
+    if drawing:
+        _need(x >= NF and rules.R_EFFECT[x - NF] == rules.E_DRAW_FATE, "onsm",
+              "a drawing Crown while its draws are made", x)
+
+
 def _check_assignment(rec, r: dict, ph: int, in_round: bool) -> None:
     """R50: dice assigned only to die-dependent Faithful in the fight, one die per slot."""
     to = rec["die_to"].astype(np.int64)
@@ -579,7 +627,7 @@ def _check_raid_entry(rec, r: dict, kind: int, in_round: bool, rolling: int) -> 
               int(rec["dice_n"][card]))
         return
     _need(not in_round and not rec["f_fight"].any(), "stack entry 0",
-          "a Trap or a Smite outside a fight", kind)
+          "a Trap, a Smite or an on-Smite trigger outside a fight", kind)
     if kind == K_TRAP:
         t = int(rec["grid"][q, c])
         _need(owner == q and card == c and rules.T_KIND[t] == 1 and rec["side"][q, c] == 1,

@@ -91,9 +91,11 @@ from .state import (
     FATE_PRICE,
     FLIP,
     GOLD_CAP,
+    K_ABILITY,
     K_FATE,
     K_FLIP,
     K_GOLD,
+    K_ONSMITE,
     K_RELIC,
     K_ROLL,
     K_SMITE,
@@ -546,6 +548,8 @@ def reset_game(rec):
     rec["rearranged"] = 0
     rec["draws"] = 0
     rec["draw_in_raid"] = 0
+    rec["onsm"] = -1
+    rec["onsm_k"] = 0
     rec["search"] = 0
     rec["winner"] = -1
     clear_raid(rec)
@@ -584,6 +588,8 @@ def clear_raid(rec):
     rec["picked"] = 0
     rec["trap_left"] = 0
     rec["vandals"] = 0
+    rec["onsm"] = -1
+    rec["onsm_k"] = 0
     clear_fight(rec)
 
 
@@ -1244,6 +1250,22 @@ def can_use_relic(rec, p, r, response):
 
 
 @njit(cache=True)
+def ability_ok(rec, p, t):
+    """R43: seat ``p`` may discard a Faithful of type ``t`` for its ability now.
+
+    In a fight whose roll is not final (its rounds and the windows in it): the Raider a
+    Captain (``discard_raid``) from the Raiding Party, the Defender a Hoplite
+    (``discard_defend``) from the Temple.
+    """
+    s = fight_side(rec, p)
+    if s == 0:
+        return F_DISCARD_RAID[t] > 0 and rec["f_party"][p, t] > 0
+    if s == 1:
+        return F_DISCARD_DEFEND[t] > 0 and rec["f_temple"][p, t] > 0
+    return False
+
+
+@njit(cache=True)
 def action_mask(rec, p, responding, mask):
     """The PLAY_FATE and USE_RELIC actions seat ``p`` may take now (R63, R72-R73).
 
@@ -1260,6 +1282,10 @@ def action_mask(rec, p, responding, mask):
         for c in range(CELLS):
             if raid_flip_ok(rec, p, c):
                 mask[FLIP + c] = 1
+    if rec["fin"] > 0 and (not responding or rec["stack_n"][0] < STACK_CAP):
+        for t in range(NF):
+            if ability_ok(rec, p, t):
+                mask[ABILITY + t] = 1  # R43, R70: an ability discard
 
 
 @njit(cache=True)
@@ -1298,6 +1324,10 @@ def has_play(rec, p, responding):
         for c in range(CELLS):
             if raid_flip_ok(rec, p, c):
                 return True  # R34: the Defender's flip
+    if rec["fin"] > 0 and (not responding or rec["stack_n"][0] < STACK_CAP):
+        for t in range(NF):
+            if ability_ok(rec, p, t):
+                return True  # R43: an ability discard
     return False
 
 
@@ -1345,6 +1375,24 @@ def push_play(rec, p, play, target):
 
 
 @njit(cache=True)
+def push_ability(rec, p, t):
+    """R43, R67: a Faithful discarded for its ability is an Action.
+
+    The Faithful goes to its owner's Discard Pile at once; its Combat Bonus comes when the
+    entry resolves, after the responses.
+    """
+    if fight_side(rec, p) == 0:
+        rec["f_party"][p, t] -= 1
+    else:
+        rec["f_temple"][p, t] -= 1
+    rec["f_discard"][p, t] += 1
+    i = stack_push(rec["stack"], rec["stack_n"], K_ABILITY, p)
+    rec["stack"][i, S_CARD] = t
+    rec["stack"][i, S_TARGET] = -1
+    advance(rec)
+
+
+@njit(cache=True)
 def settle_entry(rec, i):
     """Where a resolved (or countered) entry's card goes (R64, R74)."""
     stack = rec["stack"]
@@ -1372,7 +1420,7 @@ def resolve_entry(rec, i):
     play = c if stack[i, KIND] == K_FATE else NC + c
     settle_entry(rec, i)
     kind = stack[i, KIND]
-    if kind == K_ROLL or kind == K_TRAP or kind == K_SMITE:
+    if kind == K_ROLL or kind == K_TRAP or kind == K_SMITE or kind == K_ONSMITE:
         # the raid's Actions (R71, R37, R58); never countered (COUNTER takes Fate cards
         # only), and an owner out of the game ended the Raid before this (advance)
         return resolve_raid_entry(rec, kind, c)
@@ -1382,6 +1430,12 @@ def resolve_entry(rec, i):
         return gold_effect(rec, p, c)
     if stack[i, KIND] == K_FLIP:
         return flip_tile(rec, p, c // 4, c % 4)
+    if kind == K_ABILITY:  # R43: the bonus, if the fight is still on
+        s = fight_side(rec, p)
+        if s >= 0:
+            b = F_DISCARD_RAID[c] if s == 0 else F_DISCARD_DEFEND[c]
+            rec["bonus"][s] = min(60, rec["bonus"][s] + b)
+        return False
     if stack[i, KIND] == K_FATE:
         e, a = C_EFFECT[c], C_A[c]
     else:
@@ -1824,7 +1878,7 @@ def advance(rec):
             end_turn(rec)
             return
         if rec["defender"] >= 0 and not rec["alive"][rec["defender"]] \
-                and (rec["fin"] > 0 or top[0] > 0):
+                and (rec["fin"] > 0 or top[0] > 0) and rec["onsm"] < 0:
             flush_stack(rec)  # R83: the Defender is out mid-fight or mid-window: Raid over
             rec["draws"] = 0
             rec["actor"] = -1
@@ -2239,6 +2293,10 @@ def resolve_raid_entry(rec, kind, c):
     if kind == K_TRAP:
         spring(rec, c)
         return rec["stack_n"][0] == 0  # False: it led to the Heart's Smite, now on the stack
+    if kind == K_ONSMITE:  # R59: one on-Smite trigger, after its window
+        if on_smite_effect(rec, c) or rec["phase"] == Phase.OVER:
+            return True
+        return not next_on_smite(rec)  # False: the next trigger waits on the stack
     if c == 0:  # the Smiting Die is rolled; the damage waits for its window
         face = roll(SMITING_DIE, rec["rng"])
         rec["smite_roll"] = face
@@ -2247,7 +2305,7 @@ def resolve_raid_entry(rec, kind, c):
         rec["stack"][i, S_TARGET] = rec["defender"]
         return False
     smite(rec, c)
-    return True
+    return rec["stack_n"][0] == 0  # False: an on-Smite trigger waits on the stack (R59)
 
 
 @njit(cache=True)
@@ -2262,53 +2320,101 @@ def smite(rec, face):
     damage(rec, q, dmg)
     if rec["phase"] == Phase.OVER:
         return
-    rec["vandals"] = 0
-    if rec["alive"][q]:
-        for t in range(NF):
-            rec["vandals"] += rec["f_party"][p, t] * F_SMASH_ON_SMITE[t]
-    on_smite(rec)
+    rec["onsm"] = 0  # R59: the on-Smite triggers, after the damage
+    rec["onsm_k"] = 0
+    next_on_smite(rec)
 
 
 @njit(cache=True)
-def on_smite(rec):
-    """R59: Vandals (a choice each), then Thieves, then the Raider's Crown.
+def on_smite_copies(rec, x):
+    """R59: how many times trigger ``x`` fires for the Raider.
 
-    Only effects that do not target the Defender resolve once they are eliminated.
+    ``x`` < NF: an ``on_smite`` Faithful type in the Raiding Party (Vandal, Thief), else
+    NF + an ``on_smite`` Relic type held (the Crowns). Triggers aimed at the Smitten player
+    do not fire once they are out of the game.
     """
     p = int(rec["turn_player"])
     q = int(rec["defender"])
-    if rec["vandals"] > 0 and rec["alive"][q] and count(rec["r_owned"][q]) > 0:
-        rec["phase"] = Phase.VANDAL
-        return
-    rec["vandals"] = 0
-    if rec["alive"][q]:
-        for t in range(NF):
-            for _ in range(rec["f_party"][p, t]):
-                if F_STEAL_ON_SMITE[t] > 0:
-                    x = min(F_STEAL_ON_SMITE[t], rec["gold"][q])
-                    add_gold(rec, q, -x)
-                    add_gold(rec, p, x)
-    for r in range(NR):
-        if rec["r_owned"][p, r] == 0 or R_WHEN[r] != W_ON_SMITE:
-            continue
-        e = R_EFFECT[r]
-        if e == E_DAMAGE and rec["alive"][q]:
-            damage(rec, q, R_A[r])
-            if rec["phase"] == Phase.OVER:
-                return
-        elif e == E_STEAL and rec["alive"][q]:
-            x = min(R_A[r], rec["gold"][q])
-            add_gold(rec, q, -x)
-            add_gold(rec, p, x)
-        elif e == E_HEAL:
-            heal(rec, p, R_A[r])
-        elif e == E_DRAW_FATE and any_fate_deck(rec):
-            rec["draws"] = R_A[r]
-            rec["draw_in_raid"] = 1
-            rec["actor"] = p
-            rec["phase"] = Phase.DRAW
-            return
+    if x < NF:
+        if F_WHEN[x] != W_ON_SMITE or not rec["alive"][q]:
+            return 0
+        return int(rec["f_party"][p, x])
+    r = x - NF
+    if R_WHEN[r] != W_ON_SMITE:
+        return 0
+    e = R_EFFECT[r]
+    if (e == E_DAMAGE or e == E_STEAL or e == E_SMASH) and not rec["alive"][q]:
+        return 0
+    return int(rec["r_owned"][p, r])
+
+
+@njit(cache=True)
+def next_on_smite(rec):
+    """R59, R67: put the next on-Smite trigger on the stack (an Action of the Raider).
+
+    Faithful in ``type`` order, one entry per copy, then the Crowns. True when one was
+    pushed (its window opens from the caller); else the Raid ends.
+    """
+    x = int(rec["onsm"])
+    k = int(rec["onsm_k"])
+    while 0 <= x < NF + NR:
+        if k < on_smite_copies(rec, x):
+            i = stack_push(rec["stack"], rec["stack_n"], K_ONSMITE, rec["turn_player"])
+            rec["stack"][i, S_CARD] = x
+            rec["stack"][i, S_TARGET] = rec["defender"]
+            rec["onsm"] = x
+            rec["onsm_k"] = k + 1
+            return True
+        x += 1
+        k = 0
+    rec["onsm"] = -1
+    rec["onsm_k"] = 0
     end_raid(rec)
+    return False
+
+
+@njit(cache=True)
+def continue_on_smite(rec):
+    """After a trigger's decision (a Vandal's pick, a Crown's draws): the next trigger."""
+    if next_on_smite(rec):
+        advance(rec)
+
+
+@njit(cache=True)
+def on_smite_effect(rec, x):
+    """R59: trigger ``x`` resolves; True when its owner must decide (a Vandal, a draw)."""
+    p = int(rec["turn_player"])
+    q = int(rec["defender"])
+    if x < NF:
+        if not rec["alive"][q]:
+            return False
+        if F_SMASH_ON_SMITE[x] > 0:  # Vandal: the Raider picks one of the Smitten's Relics
+            if count(rec["r_owned"][q]) > 0:
+                rec["vandals"] = 1
+                rec["phase"] = Phase.VANDAL
+                return True
+        elif F_STEAL_ON_SMITE[x] > 0:  # Thief
+            g = min(F_STEAL_ON_SMITE[x], rec["gold"][q])
+            add_gold(rec, q, -g)
+            add_gold(rec, p, g)
+        return False
+    r = x - NF
+    e = R_EFFECT[r]
+    if e == E_DAMAGE and rec["alive"][q]:
+        damage(rec, q, R_A[r])
+    elif e == E_STEAL and rec["alive"][q]:
+        g = min(R_A[r], rec["gold"][q])
+        add_gold(rec, q, -g)
+        add_gold(rec, p, g)
+    elif e == E_HEAL:
+        heal(rec, p, R_A[r])
+    elif e == E_DRAW_FATE and any_fate_deck(rec):
+        rec["draws"] = R_A[r]
+        rec["draw_in_raid"] = 1
+        rec["actor"] = p
+        rec["phase"] = Phase.DRAW
+        return True
+    return False
 
 
 @njit(cache=True)
@@ -2457,17 +2563,11 @@ def legal_mask(rec, mask):
             for t in range(NF):
                 if rec["f_temple"][q, t] > 0:
                     mask[PICK_FAITHFUL + t] = 1
-        if rec["picked"] > 0:
-            for t in range(NF):
-                if F_DISCARD_DEFEND[t] > 0 and rec["f_temple"][q, t] > 0:
-                    mask[ABILITY + t] = 1
         mask[PASS] = 1
     elif ph == Phase.DISPATCH:
         for t in range(NF):
             if rec["f_party"][p, t] > 0:
                 mask[PICK_FAITHFUL + t] = 1
-                if F_DISCARD_RAID[t] > 0:
-                    mask[ABILITY + t] = 1
         if rec["picked"] > 0:
             mask[PASS] = 1
         else:
@@ -2516,6 +2616,8 @@ def apply_action(rec, a):
             advance(rec)
         elif a < FLIP + CELLS:  # R34: the Defender flips, the rotation stays
             push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
+        elif a >= ABILITY:  # R43: an ability discard
+            push_ability(rec, s, a - ABILITY)
         elif a < PLAY_FATE + NC:
             begin_play(rec, s, a - PLAY_FATE)
         else:
@@ -2528,6 +2630,8 @@ def apply_action(rec, a):
             round_next(rec)
         elif a < FLIP + CELLS:  # R34, R51: the Defender's flip in the round
             push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
+        elif a >= ABILITY:  # R43, R51: an ability discard in the round
+            push_ability(rec, s, a - ABILITY)
         elif a < PLAY_FATE + NC:
             begin_play(rec, s, a - PLAY_FATE)
         else:
@@ -2591,7 +2695,7 @@ def apply_action(rec, a):
             rec["actor"] = -1
             if rec["draw_in_raid"]:
                 rec["draw_in_raid"] = 0
-                end_raid(rec)
+                continue_on_smite(rec)  # R59: a Crown's draws, then the next trigger
             else:
                 advance(rec)
     elif ph == Phase.CYCLE:
@@ -2647,11 +2751,6 @@ def apply_action(rec, a):
             else:
                 rec["picked"] = 0
                 push_roll(rec, 1)  # R47, R71: the Defense roll, responses before it
-        elif a < ABILITY + NF:
-            t = a - ABILITY  # a Hoplite discarded for its bonus (R43)
-            rec["f_temple"][q, t] -= 1
-            rec["f_discard"][q, t] += 1
-            rec["bonus"][1] = min(60, rec["bonus"][1] + F_DISCARD_DEFEND[t])
         else:
             t = a - PICK_FAITHFUL
             rec["f_temple"][q, t] -= 1
@@ -2662,11 +2761,6 @@ def apply_action(rec, a):
             end_raid(rec)
         elif a == PASS:
             push_roll(rec, 0)  # R49, R71: the Raid roll, responses before it
-        elif a < ABILITY + NF:
-            t = a - ABILITY  # a Captain discarded for its bonus (R43)
-            rec["f_party"][p, t] -= 1
-            rec["f_discard"][p, t] += 1
-            rec["bonus"][0] = min(60, rec["bonus"][0] + F_DISCARD_RAID[t])
         else:
             t = a - PICK_FAITHFUL
             rec["f_party"][p, t] -= 1
@@ -2704,8 +2798,8 @@ def apply_action(rec, a):
         r = a - PICK_RELIC
         rec["r_owned"][q, r] -= 1
         rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], r)  # R64
-        rec["vandals"] -= 1
-        on_smite(rec)
+        rec["vandals"] = 0
+        continue_on_smite(rec)
     elif ph == Phase.REINFORCE:
         if a == PASS:
             for t in range(NF):

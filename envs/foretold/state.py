@@ -47,10 +47,12 @@ STACK_WIDTH = 6
 # a Tile flip (card = 4 * cell + rotation) (R67); the raid's Actions (R67, R71): a group
 # played to a fight and its roll (card = the side: 0 the dispatched, 1 the Defenders), a
 # Trap springing (card = its cell), the Smite (card 0: the Smiting Die still to roll, else
-# the face rolled, the damage still to deal)
-K_FATE, K_RELIC, K_GOLD, K_FLIP, K_ROLL, K_TRAP, K_SMITE = 0, 1, 2, 3, 4, 5, 6
-NUM_KINDS = 7
-RAID_KINDS = (K_ROLL, K_TRAP, K_SMITE)
+# the face rolled, the damage still to deal); a Faithful discarded for its ability in a
+# fight (R43: card = its type, the bonus comes when it resolves); an on-Smite trigger (R59:
+# card = a Faithful type in the Raiding Party, or NF + a Relic type, one entry per copy)
+K_FATE, K_RELIC, K_GOLD, K_FLIP, K_ROLL, K_TRAP, K_SMITE, K_ABILITY, K_ONSMITE = range(9)
+NUM_KINDS = 9
+RAID_KINDS = (K_ROLL, K_TRAP, K_SMITE, K_ONSMITE)
 F_COUNTERED, F_SACRIFICED = 1, 2  # S_FLAGS bits
 
 SMITING_DIE = die(3, 4, 4, 5, 5, 6)
@@ -202,7 +204,11 @@ GAME_FIELDS = [
     ("moves", np.int8),
     ("picked", np.int8),  # Defenders chosen / Faithful dispatched so far
     ("trap_left", np.int8),  # Party Faithful still to discard to a Pit Trap
-    ("vandals", np.int8),  # Vandal smashes still to choose
+    ("vandals", np.int8),  # 1 while a resolving Vandal's smash is chosen (R59)
+    # R59: the on-Smite trigger last put on the stack (a Faithful type, or NF + a Relic
+    # type; -1 none) and how many copies of it so far
+    ("onsm", np.int8),
+    ("onsm_k", np.int8),
     ("dice", np.int8, (2, MAX_DICE)),  # last fight: 0 Raid dice, 1 Defense dice
     ("dice_n", np.int8, (2,)),
     ("totals", np.int16, (2,)),  # last fight's Combat Rolls
