@@ -80,17 +80,20 @@ RAID_PHASES = (Phase.DEFEND, Phase.DISPATCH, Phase.RECALL, Phase.ADVANCE, Phase.
                Phase.VANDAL)
 
 
-def configure(two_player_variant=False) -> dict:
+def configure(two_player_variant=False, fatesworn=False) -> dict:
     """Validate Foretold's options; return the record fields they set.
 
     Args:
         two_player_variant: each Treasury starts on its B-side (an Altar). Meant for 2
             players (FACTS); allowed with any count (RULES.md R8).
+        fatesworn: play with the Fatesworn expansion (RULES.md R86-R89): its 13 Faithful
+            (Decrees), Arrows and the four Relics of the Fates, 10 more cards per Fate Deck.
     """
-    if not isinstance(two_player_variant, (bool, np.bool_)):
-        raise TypeError(f"foretold: two_player_variant must be a bool, got "
-                        f"{two_player_variant!r}")
-    return {"two_player_variant": int(bool(two_player_variant))}
+    for name, value in (("two_player_variant", two_player_variant), ("fatesworn", fatesworn)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"foretold: {name} must be a bool, got {value!r}")
+    return {"two_player_variant": int(bool(two_player_variant)),
+            "fatesworn": int(bool(fatesworn))}
 
 
 def _need(ok, name: str, want: str, got=None) -> None:
@@ -120,6 +123,7 @@ CHOICE_EFFECTS = (rules.E_SMASH, rules.E_FREE_BUY, rules.E_BUY_ANY, rules.E_REMO
 def _check_fields(r: dict, n: int) -> None:
     _need(2 <= n <= MAX_P, "num_players", f"in [2, {MAX_P}]", n)
     _need(r["two_player_variant"] in (0, 1), "two_player_variant", "0 or 1")
+    _need(r["fatesworn"] in (0, 1), "fatesworn", "0 or 1")
     _need(0 <= r["phase"] < NUM_PHASES, "phase", f"in [0, {NUM_PHASES})", r["phase"])
     _need(0 <= r["turn_player"] < n, "turn_player", f"in [0, {n})", r["turn_player"])
     _need(0 <= r["devotees"] <= 60, "devotees", "in [0, 60]", r["devotees"])
@@ -274,8 +278,9 @@ def _check_piles(rec, r: dict) -> None:
           f"in [0, {FATE_DECK_CAP}]")
     for f in range(4):
         deck = rec["c_deck"][f, : rec["c_deck_n"][f]].astype(np.int64)
-        _need(((deck >= 0) & (deck < NC)).all() and (C_FATE[deck] == f).all(),
-              f"Fate Deck {f}", "cards of its own Fate")
+        _need(((deck >= 0) & (deck < NC)).all()
+              and ((C_FATE[deck] == f) | (C_FATE[deck] == 4)).all(),
+              f"Fate Deck {f}", "cards of its own Fate or with the Fatesworn symbol")
     tdeck = rec["t_deck"][: r["t_deck_n"]]
     _need(((tdeck >= 5) & (tdeck < NT)).all(), "t_deck", "deck Tile types")
 
@@ -291,6 +296,13 @@ def _conserve(name: str, found: np.ndarray, copies: np.ndarray, names=None) -> N
 def _check_cards(rec, r: dict, n: int) -> None:
     for name in ("f_fight", "f_defeated", "f_out", "r_out", "c_discard", "c_out", "t_out"):
         _need((rec[name] >= 0).all(), name, "counts >= 0")
+    if not r["fatesworn"]:  # R6: without the option its cards are out of the game
+        for name, base, copies in (("f_out", rules.F_BASE, F_COPIES),
+                                   ("r_out", rules.R_BASE, R_COPIES),
+                                   ("c_out", rules.C_BASE, C_COPIES)):
+            extra = ~np.asarray(base, bool)
+            _need((rec[name][extra] == copies[extra]).all(), name,
+                  "every Fatesworn card out of the game without the fatesworn option")
     f = (rec["f_temple"].sum(0) + rec["f_party"].sum(0) + rec["f_discard"].sum(0)
          + rec["f_pool"].sum(0) + rec["f_fight"].sum(0) + rec["f_defeated"] + rec["f_out"]
          ).astype(np.int64)
@@ -356,6 +368,9 @@ def _stations(rec, p: int) -> int:
 def _check_phase(rec, r: dict, n: int) -> None:
     ph, tp, q = r["phase"], r["turn_player"], r["defender"]
     running = not (rec["terminated"] or rec["truncated"])
+    if ph == Phase.COVER_FAITHFUL:
+        _need(bool(rules.any_coverable(rec)), "f_row", "a pile without a Decree on top to cover "
+              "(R13)")
     _need((r["f_held"] >= 0) == (ph == Phase.COVER_FAITHFUL), "f_held",
           "set exactly while a revealed Faithful waits for its spot")
     _need((r["r_held"] >= 0) == (ph == Phase.COVER_RELIC), "r_held",
@@ -696,7 +711,9 @@ SPEC = GameSpec(
     heuristic=heuristic_actions,
     default_max_turns=150,
     rollout_depth=60,
-    contract_options=({"two_player_variant": True, "reward": "score"},),
+    # one option set with every option on (Fatesworn too), so that the CI fuzz keeps its
+    # 1,000 games per option set and count (issue 9: with and without Fatesworn)
+    contract_options=({"two_player_variant": True, "reward": "score", "fatesworn": True},),
     fuzz_games=1000,  # issue 9: >= 1,000 full games per configuration in CI
     fuzz_option_games=1000,
     golden_summary=golden_summary,

@@ -7,8 +7,8 @@
 | Actions | Discrete(343) |
 | Parallel API | No; PettingZoo's `turn_based_aec_to_parallel` wraps it |
 | Agents | `player_0` .. `player_{n-1}`, n in 2-4 |
-| Observation | Dict: `observation` Box(-1, 1, (2915,), float32), `action_mask` Box(0, 1, (343,), int8) |
-| State | Box(-1, 1, (3611,), float32) |
+| Observation | Dict: `observation` Box(-1, 1, (2921,), float32), `action_mask` Box(0, 1, (343,), int8) |
+| State | Box(-1, 1, (3617,), float32) |
 | Render modes | `ansi`, `human`, `rgb_array` (the SVG view as (H, W, 3) uint8) |
 | Ended game | AEC: the mask is all zeros and the agents step with None (PettingZoo's rule); vector and gym envs: every action is marked legal and is ignored |
 | Illegal action | `illegal='raise'` (default) raises; `illegal='lose'` ends the game with -1 for the offender (for mask-blind tools that sample actions) |
@@ -59,9 +59,10 @@ together; their Fate hands as a count; their unflipped deck Tiles without type.
 | 2326-2341 | sel_cell | one-hot cell being placed or flipped | [0, 1] |
 | 2342-2347 | misc | Devotees played/10, Fate draws left/3, search in progress, turn/max_turns, rearranging moves made/4, the cell a Tile moves to (cell+1)/16 | [0, 1] |
 | 2348-2350 | num_players | one-hot 2, 3, 4 players | [0, 1] |
-| 2351-2455 | actions | per seat Prevent points /60, your Fate cost waived, purchase discount/5, the card awaiting its target (Fate type, then Relic type, one-hot), the seat choosing it (one-hot) | [0, 1] |
-| 2456-2557 | choice | a resolving effect's choice (Phase.CHOOSE): its card (Fate type, then Relic type, one-hot), the seat it targets (one-hot), picks left /3; PROTECT_PARTY for the Raider's and the Defender's side | [0, 1] |
-| 2558-2914 | stack | effect stack: entries / capacity, seat asked to respond (one-hot), then the top 4 entries (top first), each present + kind, owner, card, target, flags | [0, 1] |
+| 2351-2356 | fatesworn | the fatesworn option, then the active Decrees (R88) /3: Tile cost, Fate card price, Smite damage, Heal and gold at the start of a turn | [0, 1] |
+| 2357-2461 | actions | per seat Prevent points /60, your Fate cost waived, purchase discount/5, the card awaiting its target (Fate type, then Relic type, one-hot), the seat choosing it (one-hot) | [0, 1] |
+| 2462-2563 | choice | a resolving effect's choice (Phase.CHOOSE): its card (Fate type, then Relic type, one-hot), the seat it targets (one-hot), picks left /3; PROTECT_PARTY for the Raider's and the Defender's side | [0, 1] |
+| 2564-2920 | stack | effect stack: entries / capacity, seat asked to respond (one-hot), then the top 4 entries (top first), each present + kind, owner, card, target, flags | [0, 1] |
 .. end
 
 ## Action mask

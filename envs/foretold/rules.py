@@ -41,6 +41,7 @@ from .cards import (
     F_GOLD,
     F_RAID,
     F_STARTING,
+    F_SYMBOL,
     F_WHEN,
     HEART,
     HIGH_PRIEST,
@@ -56,8 +57,10 @@ from .cards import (
     R_EFFECT,
     R_FATE,
     R_IS_FATE,
+    R_OF_FATES,
     R_SACRIFICE,
     R_SLOT,
+    R_SYMBOL,
     R_TIMING,
     R_USE_DEVOTEE,
     R_WHEN,
@@ -138,6 +141,10 @@ E_DEVOTEE_GOLD, E_DRAW_FATE, E_HEAL, E_MARKET_CYCLE = (
 E_SMASH, E_STEAL, E_DAMAGE = E["SMASH_RELIC"], E["STEAL_GOLD"], E["DAMAGE"]
 E_TRAP_DISCARD, E_TRAP_DAMAGE, E_TRAP_END = E["TRAP_DISCARD"], E["TRAP_DAMAGE"], E["TRAP_END_RAID"]
 E_SEARCH = E["SEARCH_RELIC"]
+E_DECREE_TILE, E_DECREE_FATE, E_DECREE_SMITE, E_DECREE_HEAL, E_DECREE_GOLD = (
+    E["DECREE_TILE_COST"], E["DECREE_FATE_PRICE"], E["DECREE_SMITE"], E["DECREE_HEAL"],
+    E["DECREE_GOLD"])
+W_DECREE = WHEN.index("decree")
 E_GAIN_GOLD, E_DISCOUNT, E_GOLD_ALIGNED, E_HEAL_FULL, E_PREVENT, E_DAMAGE_ALL = (
     E["GAIN_GOLD"], E["DISCOUNT"], E["GOLD_PER_ALIGNED"], E["HEAL_FULL"], E["PREVENT"],
     E["DAMAGE_ALL"])
@@ -485,7 +492,7 @@ def reset_game(rec):
     for t in range(NF):
         if F_STARTING[t]:
             continue
-        if F_BASE[t]:
+        if F_BASE[t] or rec["fatesworn"]:  # R6, R87
             for _ in range(F_COPIES[t]):
                 rec["f_deck"][m] = t
                 m += 1
@@ -498,7 +505,7 @@ def reset_game(rec):
         rec["r_deck"][i] = -1
     for r in range(NR):
         rec["r_out"][r] = 0
-        if R_BASE[r]:
+        if R_BASE[r] or rec["fatesworn"]:
             for _ in range(R_COPIES[r]):
                 rec["r_deck"][m] = r
                 m += 1
@@ -508,16 +515,19 @@ def reset_game(rec):
     shuffle(rec["r_deck"], m, rng)
     for k in range(NC):
         rec["c_discard"][k] = 0
-        rec["c_out"][k] = 0 if C_BASE[k] else C_COPIES[k]
+        rec["c_out"][k] = 0 if C_BASE[k] or rec["fatesworn"] else C_COPIES[k]
     for f in range(4):
         m = 0
         for i in range(rec["c_deck"].shape[1]):
             rec["c_deck"][f, i] = -1
         for k in range(NC):
-            if C_BASE[k] and C_FATE[k] == f:
-                for _ in range(C_COPIES[k]):
-                    rec["c_deck"][f, m] = k
-                    m += 1
+            if not (C_BASE[k] or rec["fatesworn"]):
+                continue
+            # R87: a card with the Fatesworn symbol (fate "all") puts one copy in each deck
+            c = C_COPIES[k] if C_FATE[k] == f else (C_COPIES[k] // 4 if C_FATE[k] == 4 else 0)
+            for _ in range(c):
+                rec["c_deck"][f, m] = k
+                m += 1
         rec["c_deck_n"][f] = m
         shuffle(rec["c_deck"][f], m, rng)
     # Tiles (R2, R8): the T per seat; absent seats' Starting Tiles are out of the game
@@ -759,7 +769,10 @@ def fate_relics_complete(rec, p):
                 k += 1
         if k == 4:
             return True
-    return False
+    for r in range(NR):  # R86 (Fatesworn): the four Relics of the Fates
+        if R_OF_FATES[r] and rec["r_owned"][p, r] == 0:
+            return False
+    return rec["fatesworn"] == 1
 
 
 @njit(cache=True)
@@ -769,7 +782,7 @@ def start_turn(rec):
     if fate_relics_complete(rec, t):
         win(rec, t)
         return
-    heal(rec, t, b_side_sum(rec, t, T_TURN_HEAL))
+    heal(rec, t, b_side_sum(rec, t, T_TURN_HEAL) + max(0, decree_sum(rec, E_DECREE_HEAL)))
     rec["devotees"] = 0
     rec["rearranged"] = 0
     rec["shield"][t] = 0  # Prevent lasts until the holder's next turn starts (R80)
@@ -802,19 +815,64 @@ def reveal_faithful(rec):
         rec["f_deck"][rec["f_deck_n"]] = -1
         k = lowest_empty(rec["f_row_n"])
         if k < 0:
-            rec["f_held"] = x
-            rec["phase"] = Phase.COVER_FAITHFUL
-            return
-        rec["f_row"][k, 0] = x
-        rec["f_row_n"][k] = 1
+            if any_coverable(rec):
+                rec["f_held"] = x
+                rec["phase"] = Phase.COVER_FAITHFUL
+                return
+            # R13: every pile is topped by a Decree: the Faithful goes under the deck
+            rec["f_deck_n"] = push_bottom(rec["f_deck"], rec["f_deck_n"], x)
+        else:
+            rec["f_row"][k, 0] = x
+            rec["f_row_n"][k] = 1
     begin_market(rec)
+
+
+@njit(cache=True)
+def coverable(rec, k):
+    """R12-R13: Faithful pile ``k`` may be covered (its top bears no Decree)."""
+    m = rec["f_row_n"][k]
+    return m == 0 or F_WHEN[rec["f_row"][k, m - 1]] != W_DECREE
+
+
+@njit(cache=True)
+def any_coverable(rec):
+    for k in range(SPOTS):
+        if coverable(rec, k):
+            return True
+    return False
+
+
+@njit(cache=True)
+def decree_sum(rec, e):
+    """R88: the sum of ``a`` of the Decrees of instruction ``e`` on top of Faithful piles."""
+    s = 0
+    for k in range(SPOTS):
+        m = rec["f_row_n"][k]
+        if m > 0:
+            t = rec["f_row"][k, m - 1]
+            if F_WHEN[t] == W_DECREE and F_EFFECT[t] == e:
+                s += F_A[t]
+    return s
+
+
+@njit(cache=True)
+def tile_price(rec):
+    """R21 + DECREE_TILE_COST (R88), never below 0."""
+    return max(0, TILE_PRICE + decree_sum(rec, E_DECREE_TILE))
+
+
+@njit(cache=True)
+def fate_price(rec):
+    """R22 + DECREE_FATE_PRICE (R88), never below 0."""
+    return max(0, FATE_PRICE + decree_sum(rec, E_DECREE_FATE))
 
 
 @njit(cache=True)
 def begin_market(rec):
     """R26: passive gold when the Marketplace Step begins."""
     t = int(rec["turn_player"])
-    add_gold(rec, t, b_side_sum(rec, t, T_TURN_GOLD) + relic_sum(rec, t, R_TURN_GOLD))
+    add_gold(rec, t, b_side_sum(rec, t, T_TURN_GOLD) + relic_sum(rec, t, R_TURN_GOLD)
+             + max(0, decree_sum(rec, E_DECREE_GOLD)))
     rec["phase"] = Phase.MARKET
 
 
@@ -1009,7 +1067,13 @@ def price(rec, x):
 @njit(cache=True)
 def relic_allowance(rec, p, f):
     """R72: Fate Relics of Fate ``f`` held plus cost reductions (Prism of Fate)."""
-    return fate_relics_of(rec, p, f) + relic_sum(rec, p, R_COST_REDUCE)
+    if f == 4:  # R72, R89: a card with the Fatesworn symbol: any one Fate's Relics
+        k = 0
+        for g in range(4):
+            k = max(k, fate_relics_of(rec, p, g))
+    else:
+        k = fate_relics_of(rec, p, f)
+    return k + relic_sum(rec, p, R_SYMBOL) + relic_sum(rec, p, R_COST_REDUCE)
 
 
 @njit(cache=True)
@@ -1156,7 +1220,7 @@ def effect_does_something(rec, p, e, a):
     if e == E_GOLD_ALIGNED:
         k = 0
         for t in range(NF):
-            if F_FATE[t] == 2:
+            if F_FATE[t] == 2 or F_SYMBOL[t]:  # R89: the Fatesworn symbol counts
                 k += rec["f_discard"][p, t]
         return k > 0
     if e == E_SMASH or e == E_STEAL:
@@ -1447,7 +1511,7 @@ def resolve_entry(rec, i):
     elif e == E_GOLD_ALIGNED:
         k = 0
         for t in range(NF):
-            if F_FATE[t] == 2:
+            if F_FATE[t] == 2 or F_SYMBOL[t]:  # R89: the Fatesworn symbol counts
                 k += rec["f_discard"][p, t]
         add_gold(rec, p, a * k)
     elif e == E_HEAL:
@@ -1911,11 +1975,11 @@ def market_legal(rec, mask):
             r = int(rec["r_row"][k, m - 1])
             if price(rec, R_COST[r]) <= g and can_take_relic(rec, p, r):
                 mask[BUY_RELIC + k] = 1
-    if rec["t_deck_n"] > 0 and g >= price(rec, TILE_PRICE):
+    if rec["t_deck_n"] > 0 and g >= price(rec, tile_price(rec)):
         # every deck Tile shows the same A-side, so the top Tile's type does not matter
         if can_place_anywhere(rec, p, rec["t_deck"][rec["t_deck_n"] - 1], 0):
             mask[BUY_TILE] = 1
-    if g >= price(rec, FATE_PRICE):
+    if g >= price(rec, fate_price(rec)):
         for f in range(4):
             if rec["c_deck_n"][f] > 0:
                 mask[FATE_DECK + f] = 1
@@ -1956,14 +2020,14 @@ def market_apply(rec, a):
         rec["discount"] = 0
         take_relic(rec, p, r)
     elif a == BUY_TILE:
-        add_gold(rec, p, -price(rec, TILE_PRICE))
+        add_gold(rec, p, -price(rec, tile_price(rec)))
         rec["discount"] = 0
         rec["t_deck_n"] -= 1
         rec["t_held"] = rec["t_deck"][rec["t_deck_n"]]
         rec["t_deck"][rec["t_deck_n"]] = -1
         rec["phase"] = Phase.PLACE_CELL
     elif a < FATE_DECK + 4:
-        add_gold(rec, p, -price(rec, FATE_PRICE))
+        add_gold(rec, p, -price(rec, fate_price(rec)))
         rec["discount"] = 0
         draw_fate(rec, p, a - FATE_DECK)
     elif a >= PLAY_FATE and a < PLAY_FATE + NC:
@@ -2317,6 +2381,7 @@ def smite(rec, face):
     for t in range(NF):
         dmg += rec["f_party"][p, t] * F_SMITE_BONUS[t]
     dmg -= relic_sum(rec, q, R_SMITE_REDUCE)
+    dmg += decree_sum(rec, E_DECREE_SMITE)  # R88 (damage() ignores a total below 1)
     damage(rec, q, dmg)
     if rec["phase"] == Phase.OVER:
         return
@@ -2501,7 +2566,8 @@ def legal_mask(rec, mask):
             mask[SPOT + SPOTS + k] = 1
     elif ph == Phase.COVER_FAITHFUL:
         for k in range(SPOTS):
-            mask[SPOT + k] = 1
+            if coverable(rec, k):  # R13: never a Decree
+                mask[SPOT + k] = 1
     elif ph == Phase.DRAW:
         for f in range(4):
             if rec["c_deck_n"][f] > 0:
@@ -2893,12 +2959,37 @@ def determinize_record(rec, viewer, words):
             rec["f_temple"][q, t] = out[0, t]
             rec["f_party"][q, t] = out[1, t]
             rec["f_pool"][q, t] = out[2, t]
-    # Fate hands: per Fate Deck, the deck and the opponents' cards from it
+    # Fatesworn-symbol cards (fate "all", one copy per deck, R87): the opponents' and the
+    # decks' are dealt again among them first (each holder keeps how many it has)
+    pool = np.zeros(NC, np.int64)
+    hs = np.zeros(MAX_P + 4, np.int64)
+    for q in range(n):
+        if q != viewer:
+            for k in range(NC):
+                if C_FATE[k] == 4:
+                    pool[k] += rec["c_hand"][q, k]
+                    hs[q] += rec["c_hand"][q, k]
+    for f in range(4):
+        for i in range(rec["c_deck_n"][f]):
+            k = rec["c_deck"][f, i]
+            if C_FATE[k] == 4:
+                pool[k] += 1
+                hs[MAX_P + f] += 1
+    alls = _shuffle_counts(pool, hs, MAX_P + 4, rng)
+    for q in range(n):
+        if q != viewer:
+            for k in range(NC):
+                if C_FATE[k] == 4:
+                    rec["c_hand"][q, k] = alls[q, k]
+    # Fate hands: per Fate Deck, the deck and the opponents' cards of its Fate
     for f in range(4):
         pool = np.zeros(NC, np.int64)
         hs = np.zeros(MAX_P + 1, np.int64)
         for i in range(rec["c_deck_n"][f]):
-            pool[rec["c_deck"][f, i]] += 1
+            if C_FATE[rec["c_deck"][f, i]] != 4:
+                pool[rec["c_deck"][f, i]] += 1
+        for k in range(NC):
+            pool[k] += alls[MAX_P + f, k]
         for q in range(n):
             if q == viewer:
                 continue
@@ -2914,6 +3005,8 @@ def determinize_record(rec, viewer, words):
             for k in range(NC):
                 if C_FATE[k] == f:
                     rec["c_hand"][q, k] = out[q, k]
+                elif C_FATE[k] == 4:
+                    rec["c_hand"][q, k] += out[q, k]
         m = 0
         for k in range(NC):
             for _ in range(out[MAX_P, k]):

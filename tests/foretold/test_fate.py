@@ -40,11 +40,11 @@ def give_card(rec, p, name, k=1):
         rec["c_hand"][p, c] += 1
 
 
-def quiet_market(n=2, p=0, gold=0):
+def quiet_market(n=2, p=0, gold=0, **options):
     """Seat ``p``'s Marketplace Step; every seat's Faithful set aside but one Guard in the
     Discard Pile, and one in seat ``p``'s Temple (so the Step always holds a choice and
     is not passed as a forced decision)."""
-    states = market(n, p=p, gold=gold)
+    states = market(n, p=p, gold=gold, **options)
     rec = states[0]
     for q in range(n):
         park(rec, q)
