@@ -42,9 +42,11 @@ from .state import (
     F_SACRIFICED,
     FATE_DECK_CAP,
     GOLD_CAP,
+    K_ABILITY,
     K_FATE,
     K_FLIP,
     K_GOLD,
+    K_ONSMITE,
     K_RELIC,
     K_ROLL,
     K_SMITE,
@@ -58,6 +60,7 @@ from .state import (
     PILE_CAP,
     R_DECK_CAP,
     RAID_KINDS,
+    REARRANGE_CAP,
     S_CARD,
     S_FLAGS,
     SHIELD_CAP,
@@ -77,17 +80,20 @@ RAID_PHASES = (Phase.DEFEND, Phase.DISPATCH, Phase.RECALL, Phase.ADVANCE, Phase.
                Phase.VANDAL)
 
 
-def configure(two_player_variant=False) -> dict:
+def configure(two_player_variant=False, fatesworn=False) -> dict:
     """Validate Foretold's options; return the record fields they set.
 
     Args:
         two_player_variant: each Treasury starts on its B-side (an Altar). Meant for 2
             players (FACTS); allowed with any count (RULES.md R8).
+        fatesworn: play with the Fatesworn expansion (RULES.md R86-R89): its 13 Faithful
+            (Decrees), Arrows and the four Relics of the Fates, 10 more cards per Fate Deck.
     """
-    if not isinstance(two_player_variant, (bool, np.bool_)):
-        raise TypeError(f"foretold: two_player_variant must be a bool, got "
-                        f"{two_player_variant!r}")
-    return {"two_player_variant": int(bool(two_player_variant))}
+    for name, value in (("two_player_variant", two_player_variant), ("fatesworn", fatesworn)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"foretold: {name} must be a bool, got {value!r}")
+    return {"two_player_variant": int(bool(two_player_variant)),
+            "fatesworn": int(bool(fatesworn))}
 
 
 def _need(ok, name: str, want: str, got=None) -> None:
@@ -117,6 +123,7 @@ CHOICE_EFFECTS = (rules.E_SMASH, rules.E_FREE_BUY, rules.E_BUY_ANY, rules.E_REMO
 def _check_fields(r: dict, n: int) -> None:
     _need(2 <= n <= MAX_P, "num_players", f"in [2, {MAX_P}]", n)
     _need(r["two_player_variant"] in (0, 1), "two_player_variant", "0 or 1")
+    _need(r["fatesworn"] in (0, 1), "fatesworn", "0 or 1")
     _need(0 <= r["phase"] < NUM_PHASES, "phase", f"in [0, {NUM_PHASES})", r["phase"])
     _need(0 <= r["turn_player"] < n, "turn_player", f"in [0, {n})", r["turn_player"])
     _need(0 <= r["devotees"] <= 60, "devotees", "in [0, 60]", r["devotees"])
@@ -129,6 +136,9 @@ def _check_fields(r: dict, n: int) -> None:
     _need(0 <= r["vandals"] <= 10, "vandals", "in [0, 10]", r["vandals"])
     _need(r["smite_roll"] in (0, 3, 4, 5, 6), "smite_roll", "0 or a Smiting Die face")
     _need(-1 <= r["sel_cell"] < CELLS, "sel_cell", f"in [-1, {CELLS})", r["sel_cell"])
+    _need(-1 <= r["move_to"] < CELLS, "move_to", f"in [-1, {CELLS})", r["move_to"])
+    _need(0 <= r["rearranged"] <= REARRANGE_CAP, "rearranged", f"in [0, {REARRANGE_CAP}]",
+          r["rearranged"])
     _need(-1 <= r["f_held"] < NF, "f_held", f"in [-1, {NF})", r["f_held"])
     _need(-1 <= r["r_held"] < NR, "r_held", f"in [-1, {NR})", r["r_held"])
     _need(r["t_held"] == -1 or 5 <= r["t_held"] < NT, "t_held", f"-1 or a deck Tile in [5, {NT})",
@@ -172,20 +182,29 @@ def _check_stack(rec, n: int) -> None:
     for i in range(top):
         kind, owner, ask, card, target, flags = (int(x) for x in rec["stack"][i, :6])
         what = f"stack entry {i}"
-        _need(kind in (K_FATE, K_RELIC, K_GOLD, K_FLIP, K_ROLL, K_TRAP, K_SMITE), what,
+        _need(kind in (K_FATE, K_RELIC, K_GOLD, K_FLIP, K_ROLL, K_TRAP, K_SMITE, K_ABILITY,
+                       K_ONSMITE), what,
               "a Fate card (0), a Relic use (1), a Faithful played for gold (2), a flip (3), "
-              "a roll (4), a Trap (5) or a Smite (6)", kind)
+              "a roll (4), a Trap (5), a Smite (6), an ability discard (7) or an on-Smite "
+              "trigger (8)", kind)
         _need(0 <= owner < n, f"{what} owner", f"in [0, {n})", owner)
         _need(0 <= ask <= n, f"{what} window", f"in [0, {n}]", ask)
         _need(-1 <= target < n, f"{what} target", f"in [-1, {n})", target)
         if kind in RAID_KINDS:  # owners, cells and the Raid are checked in _check_phase
             _need(i == 0 and flags == 0, what, "a raid Action only at the bottom, no flags",
                   kind)
-            want = {K_ROLL: (0, 1), K_TRAP: tuple(range(CELLS)), K_SMITE: (0, 3, 4, 5, 6)}
-            _need(card in want[kind], f"{what} card", "a side (roll), a cell (Trap) or a "
-                  "Smiting Die face or 0 (Smite)", card)
-            _need((target >= 0) == (kind == K_SMITE), f"{what} target",
-                  "the Defender for a Smite, else -1", target)
+            want = {K_ROLL: (0, 1), K_TRAP: tuple(range(CELLS)), K_SMITE: (0, 3, 4, 5, 6),
+                    K_ONSMITE: tuple(range(NF + NR))}
+            _need(card in want[kind], f"{what} card", "a side (roll), a cell (Trap), a "
+                  "Smiting Die face or 0 (Smite) or a trigger (on Smite)", card)
+            _need((target >= 0) == (kind in (K_SMITE, K_ONSMITE)), f"{what} target",
+                  "the Defender for a Smite and its triggers, else -1", target)
+            continue
+        if kind == K_ABILITY:  # the fight is checked in _check_phase
+            _need(0 <= card < NF and (rules.F_DISCARD_RAID[card] > 0
+                                      or rules.F_DISCARD_DEFEND[card] > 0)
+                  and flags == 0 and target == -1, f"{what} card",
+                  "a Faithful type with a discard ability, no flags, no target", card)
             continue
         if kind == K_GOLD:
             _need(0 <= card < NF and flags == 0 and target == -1, f"{what} card",
@@ -259,8 +278,9 @@ def _check_piles(rec, r: dict) -> None:
           f"in [0, {FATE_DECK_CAP}]")
     for f in range(4):
         deck = rec["c_deck"][f, : rec["c_deck_n"][f]].astype(np.int64)
-        _need(((deck >= 0) & (deck < NC)).all() and (C_FATE[deck] == f).all(),
-              f"Fate Deck {f}", "cards of its own Fate")
+        _need(((deck >= 0) & (deck < NC)).all()
+              and ((C_FATE[deck] == f) | (C_FATE[deck] == 4)).all(),
+              f"Fate Deck {f}", "cards of its own Fate or with the Fatesworn symbol")
     tdeck = rec["t_deck"][: r["t_deck_n"]]
     _need(((tdeck >= 5) & (tdeck < NT)).all(), "t_deck", "deck Tile types")
 
@@ -276,6 +296,13 @@ def _conserve(name: str, found: np.ndarray, copies: np.ndarray, names=None) -> N
 def _check_cards(rec, r: dict, n: int) -> None:
     for name in ("f_fight", "f_defeated", "f_out", "r_out", "c_discard", "c_out", "t_out"):
         _need((rec[name] >= 0).all(), name, "counts >= 0")
+    if not r["fatesworn"]:  # R6: without the option its cards are out of the game
+        for name, base, copies in (("f_out", rules.F_BASE, F_COPIES),
+                                   ("r_out", rules.R_BASE, R_COPIES),
+                                   ("c_out", rules.C_BASE, C_COPIES)):
+            extra = ~np.asarray(base, bool)
+            _need((rec[name][extra] == copies[extra]).all(), name,
+                  "every Fatesworn card out of the game without the fatesworn option")
     f = (rec["f_temple"].sum(0) + rec["f_party"].sum(0) + rec["f_discard"].sum(0)
          + rec["f_pool"].sum(0) + rec["f_fight"].sum(0) + rec["f_defeated"] + rec["f_out"]
          ).astype(np.int64)
@@ -341,14 +368,20 @@ def _stations(rec, p: int) -> int:
 def _check_phase(rec, r: dict, n: int) -> None:
     ph, tp, q = r["phase"], r["turn_player"], r["defender"]
     running = not (rec["terminated"] or rec["truncated"])
+    if ph == Phase.COVER_FAITHFUL:
+        _need(bool(rules.any_coverable(rec)), "f_row", "a pile without a Decree on top to cover "
+              "(R13)")
     _need((r["f_held"] >= 0) == (ph == Phase.COVER_FAITHFUL), "f_held",
           "set exactly while a revealed Faithful waits for its spot")
     _need((r["r_held"] >= 0) == (ph == Phase.COVER_RELIC), "r_held",
           "set exactly while a revealed Relic waits for its spot")
     placing = ph in (Phase.PLACE_CELL, Phase.PLACE_ROT)
     _need((r["t_held"] >= 0) == placing, "t_held", "set exactly while a bought Tile is placed")
-    _need((r["sel_cell"] >= 0) == (ph in (Phase.PLACE_ROT, Phase.FLIP_ROT)), "sel_cell",
-          "set exactly while a rotation is chosen")
+    _need((r["sel_cell"] >= 0) == (ph in (Phase.PLACE_ROT, Phase.FLIP_ROT, Phase.MOVE_CELL,
+                                          Phase.MOVE_ROT)), "sel_cell",
+          "set exactly while a rotation is chosen or a Tile is moved")
+    _need((r["move_to"] >= 0) == (ph == Phase.MOVE_ROT), "move_to",
+          "set exactly while a moved Tile's rotation is chosen")
     _need((r["draws"] > 0) == (ph == Phase.DRAW), "draws", "positive exactly while drawing")
     _need(not r["draw_in_raid"] or ph == Phase.DRAW, "draw_in_raid", "0 outside a draw")
     # a fight's round (R47, R51) and the Actions taken in it
@@ -440,6 +473,13 @@ def _check_phase(rec, r: dict, n: int) -> None:
                   "the turn player (or, in a Raid, the Defender) that may turn that way, "
                   "flipped once", card)
             flips.add((owner, c))
+        if kind == K_ABILITY:
+            side = 0 if owner == tp else 1
+            ok = in_round and owner in (tp, q) and (
+                rules.F_DISCARD_RAID[card] if side == 0 else rules.F_DISCARD_DEFEND[card]) > 0
+            _need(ok, f"stack entry {i}", "an ability discard of a side of the fight in its "
+                  "rounds (R43)", card)
+    _check_on_smite(rec, r, ph, bottom)
     if not running:
         return
     if ph == Phase.RESPOND:
@@ -458,7 +498,8 @@ def _check_phase(rec, r: dict, n: int) -> None:
     if in_raid:
         _need(q != tp and 0 <= r["marker"], "defender", "another seat, with the Marker placed")
         _need(rec["grid"][q, r["marker"]] >= 0, "marker", "on a Tile of the Defender")
-        _need(rec["alive"][q] or ph == Phase.DRAW, "defender", "alive during the Raid")
+        _need(rec["alive"][q] or ph == Phase.DRAW or r["onsm"] >= 0, "defender",
+              "alive during the Raid (but for its on-Smite triggers)")
     if in_round:
         _need(rec["f_fight"][1].any() and (rec["dice_n"][1] > 0 or rolling == 1), "f_fight",
               "Defenders and their dice in a fight's round")
@@ -483,6 +524,12 @@ def _check_phase(rec, r: dict, n: int) -> None:
     if ph == Phase.PLACE_CELL:
         _need(rules.can_place_anywhere(rec, tp, r["t_held"], 0), "t_held",
               "a Tile with a legal place")
+    if ph in (Phase.MOVE_CELL, Phase.MOVE_ROT):
+        occ, doors = np.zeros(CELLS, np.int8), np.zeros(CELLS, np.int64)
+        c = int(r["sel_cell"])
+        to = range(CELLS) if ph == Phase.MOVE_CELL else (int(r["move_to"]),)
+        _need(any(rules.move_ok(rec, tp, c, d, x, occ, doors) for d in to for x in range(4)),
+              "sel_cell/move_to", "a Tile with a legal rearranging move (R24)")
     if ph == Phase.FLIP_ROT:
         c = r["sel_cell"]
         t = int(rec["grid"][tp, c])
@@ -520,6 +567,35 @@ def _check_phase(rec, r: dict, n: int) -> None:
               "at most one Faithful per Station at Reinforce")
         _need(not rec["f_party"][tp].any() and not rec["f_discard"][tp].any(), "f_party",
               "empty while the turn player splits their Faithful")
+
+
+def _check_on_smite(rec, r: dict, ph: int, bottom: int) -> None:
+    """R59: the on-Smite cursor: set exactly while a trigger waits or decides."""
+    x, k = int(r["onsm"]), int(r["onsm_k"])
+    _need(-1 <= x < NF + NR, "onsm", f"in [-1, {NF + NR})", x)
+    _need(0 <= k <= 20 and (k == 0) == (x < 0), "onsm_k", "in [1, 20] with a trigger, else 0",
+          k)
+    drawing = ph == Phase.DRAW and r["draw_in_raid"]
+    active = bottom == K_ONSMITE or ph == Phase.VANDAL or drawing
+    if not (rec["terminated"] or rec["truncated"]):
+        _need((x >= 0) == active, "onsm", "set exactly while an on-Smite trigger waits or "
+              "decides", x)
+        _need((r["vandals"] > 0) == (ph == Phase.VANDAL), "vandals", "1 exactly while a "
+              "Vandal picks", r["vandals"])
+    _need(r["vandals"] in (0, 1), "vandals", "0 or 1", r["vandals"])
+    if x < 0 or rec["terminated"] or rec["truncated"]:
+        return
+    fires = rules.F_WHEN[x] == rules.W_ON_SMITE if x < NF else \
+        rules.R_WHEN[x - NF] == rules.W_ON_SMITE
+    _need(bool(fires), "onsm", "an on-Smite Faithful or Relic type", x)
+    if bottom == K_ONSMITE:
+        _need(int(rec["stack"][0, 3]) == x, "stack entry 0 card", f"the trigger {x} (onsm)",
+              int(rec["stack"][0, 3]))
+    if ph == Phase.VANDAL:
+        _need(x < NF and rules.F_SMASH_ON_SMITE[x] > 0, "onsm", "a Vandal while one picks", x)
+    if drawing:
+        _need(x >= NF and rules.R_EFFECT[x - NF] == rules.E_DRAW_FATE, "onsm",
+              "a drawing Crown while its draws are made", x)
 
 
 def _check_assignment(rec, r: dict, ph: int, in_round: bool) -> None:
@@ -566,7 +642,7 @@ def _check_raid_entry(rec, r: dict, kind: int, in_round: bool, rolling: int) -> 
               int(rec["dice_n"][card]))
         return
     _need(not in_round and not rec["f_fight"].any(), "stack entry 0",
-          "a Trap or a Smite outside a fight", kind)
+          "a Trap, a Smite or an on-Smite trigger outside a fight", kind)
     if kind == K_TRAP:
         t = int(rec["grid"][q, c])
         _need(owner == q and card == c and rules.T_KIND[t] == 1 and rec["side"][q, c] == 1,
@@ -635,7 +711,9 @@ SPEC = GameSpec(
     heuristic=heuristic_actions,
     default_max_turns=150,
     rollout_depth=60,
-    contract_options=({"two_player_variant": True, "reward": "score"},),
+    # one option set with every option on (Fatesworn too), so that the CI fuzz keeps its
+    # 1,000 games per option set and count (issue 9: with and without Fatesworn)
+    contract_options=({"two_player_variant": True, "reward": "score", "fatesworn": True},),
     fuzz_games=1000,  # issue 9: >= 1,000 full games per configuration in CI
     fuzz_option_games=1000,
     golden_summary=golden_summary,

@@ -82,6 +82,7 @@ F_FATE = _col(F_ROWS, "fate", _fate)
 HIGH_PRIEST, ACOLYTE, GUARD, DEVOTEE = (F_NAMES.index(x) for x in
                                         ("High Priest", "Acolyte", "Guard", "Devotee"))
 VANDAL, THIEF = F_NAMES.index("Vandal"), F_NAMES.index("Thief")
+F_SYMBOL = _col(F_ROWS, "fatesworn_symbol")  # R89: counts as every Fate alignment
 
 # --- Relics (29 types)
 NR = len(R_ROWS)
@@ -97,6 +98,8 @@ R_EFFECT = _col(R_ROWS, "effect", _effect)
 R_A = _col(R_ROWS, "a")
 R_B = _col(R_ROWS, "b")
 R_IS_FATE = _col(R_ROWS, "kind", lambda s: s == "fate")
+R_OF_FATES = _col(R_ROWS, "kind", lambda s: s == "fates")  # the four Relics of the Fates (R86)
+R_SYMBOL = _col(R_ROWS, "fatesworn_symbol")  # the Crucible: one Relic of every Fate (R72)
 R_SLOT = _col(R_ROWS, "name", lambda s: next(
     (i for i, w in enumerate(("Crown", "Shield", "Shrine", "Sword")) if s.startswith(w)), -1))
 R_SACRIFICE = _col(R_ROWS, "sacrifice")

@@ -14,7 +14,17 @@ from fatezoo.envs.core.layout import ObsField, ObsLayout
 from fatezoo.envs.core.stack import ONEHOT, SEAT, SKIP, StackCodec, encode_stack
 
 from .cards import F_STARTING, NC, NF, NR, NT, T_ALTARS, T_BONUS, T_DOORS, T_STATIONS
-from .rules import count, rotate, temple_sum
+from .rules import (
+    E_DECREE_FATE,
+    E_DECREE_GOLD,
+    E_DECREE_HEAL,
+    E_DECREE_SMITE,
+    E_DECREE_TILE,
+    count,
+    decree_sum,
+    rotate,
+    temple_sum,
+)
 from .state import (
     CELLS,
     F_DECK_CAP,
@@ -46,7 +56,8 @@ OBS = ObsLayout((
                                      "search, raid target, defend, dispatch, recall, advance, "
                                      "trap discard, vandal, reinforce, over, respond, "
                                      "Fate target, fight round, pick a die, "
-                                     "choose at resolution, assign dice"),
+                                     "choose at resolution, assign dice, "
+                                     "rearrange: move to cell, rearrange: rotation"),
     ObsField("turn_seat", (MAX_P,), "one-hot seat whose turn it is"),
     ObsField("seats", (MAX_P, SEAT_SIZE), "per seat: alive, Life/20, gold/50, Temple, Party, "
                                           "Reinforce pool sizes /20, Fate hand /20, Stations/16, "
@@ -78,9 +89,13 @@ OBS = ObsLayout((
                                   "recalls /3, round after the Defense / Raid roll (2), dice "
                                   "still to pick /2"),
     ObsField("sel_cell", (CELLS,), "one-hot cell being placed or flipped"),
-    ObsField("misc", (4,), "Devotees played/10, Fate draws left/3, search in progress, "
-                           "turn/max_turns"),
+    ObsField("misc", (6,), "Devotees played/10, Fate draws left/3, search in progress, "
+                           "turn/max_turns, rearranging moves made/4, the cell a Tile "
+                           "moves to (cell+1)/16"),
     ObsField("num_players", (3,), "one-hot 2, 3, 4 players"),
+    ObsField("fatesworn", (6,), "the fatesworn option, then the active Decrees (R88) /3: "
+                                "Tile cost, Fate card price, Smite damage, Heal and gold at "
+                                "the start of a turn"),
     ObsField("actions", (MAX_P + 2 + NC + NR + MAX_P,),
              "per seat Prevent points /60, your Fate cost waived, purchase discount/5, "
              "the card awaiting its target (Fate type, then Relic type, one-hot), the seat "
@@ -113,6 +128,7 @@ O_COMBAT = OBS.start("combat")
 O_SEL = OBS.start("sel_cell")
 O_MISC = OBS.start("misc")
 O_NP = OBS.start("num_players")
+O_FS = OBS.start("fatesworn")
 O_ACT = OBS.start("actions")
 O_STACK = OBS.start("stack")
 O_CHOICE = OBS.start("choice")
@@ -248,7 +264,15 @@ def encode(rec, viewer, omniscient, out):
     out[O_MISC + 1] = _c(rec["draws"] / 3.0)
     out[O_MISC + 2] = 1.0 if rec["phase"] == 8 else 0.0
     out[O_MISC + 3] = _c(rec["turn"] / max(1, rec["max_turns"]))
+    out[O_MISC + 4] = rec["rearranged"] / 4.0
+    out[O_MISC + 5] = (rec["move_to"] + 1) / 16.0
     out[O_NP + n - 2] = 1.0
+    out[O_FS] = rec["fatesworn"]
+    out[O_FS + 1] = _c(decree_sum(rec, E_DECREE_TILE) / 3.0)
+    out[O_FS + 2] = _c(decree_sum(rec, E_DECREE_FATE) / 3.0)
+    out[O_FS + 3] = _c(decree_sum(rec, E_DECREE_SMITE) / 3.0)
+    out[O_FS + 4] = _c(decree_sum(rec, E_DECREE_HEAL) / 3.0)
+    out[O_FS + 5] = _c(decree_sum(rec, E_DECREE_GOLD) / 3.0)
     for r in range(n):
         out[O_ACT + r] = rec["shield"][(v + r) % n] / SHIELD_CAP
     out[O_ACT + MAX_P] = rec["waive"]  # public: the Oracle and Mastery are played face up

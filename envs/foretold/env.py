@@ -7,8 +7,8 @@
 | Actions | Discrete(343) |
 | Parallel API | No; PettingZoo's `turn_based_aec_to_parallel` wraps it |
 | Agents | `player_0` .. `player_{n-1}`, n in 2-4 |
-| Observation | Dict: `observation` Box(-1, 1, (2903,), float32), `action_mask` Box(0, 1, (343,), int8) |
-| State | Box(-1, 1, (3599,), float32) |
+| Observation | Dict: `observation` Box(-1, 1, (2921,), float32), `action_mask` Box(0, 1, (343,), int8) |
+| State | Box(-1, 1, (3617,), float32) |
 | Render modes | `ansi`, `human`, `rgb_array` (the SVG view as (H, W, 3) uint8) |
 | Ended game | AEC: the mask is all zeros and the agents step with None (PettingZoo's rule); vector and gym envs: every action is marked legal and is ignored |
 | Illegal action | `illegal='raise'` (default) raises; `illegal='lose'` ends the game with -1 for the offender (for mask-blind tools that sample actions) |
@@ -38,30 +38,31 @@ together; their Fate hands as a count; their unflipped deck Tiles without type.
 .. obs-table
 | Index | Name | Meaning | Values |
 |---|---|---|---|
-| 0-23 | phase | one-hot decision: cover Relic, cover Faithful, market, draw, cycle, place cell, place rotation, flip rotation, search, raid target, defend, dispatch, recall, advance, trap discard, vandal, reinforce, over, respond, Fate target, fight round, pick a die, choose at resolution, assign dice | [0, 1] |
-| 24-27 | turn_seat | one-hot seat whose turn it is | [0, 1] |
-| 28-67 | seats | per seat: alive, Life/20, gold/50, Temple, Party, Reinforce pool sizes /20, Fate hand /20, Stations/16, Altars/16, Relics/10 | [0, 1] |
-| 68-211 | discard | per seat: Discard Pile by Faithful type /10 | [0, 1] |
-| 212-355 | owned | per seat: Faithful in its face-down groups by type /10 | [0, 1] |
-| 356-471 | relics | per seat: Relics by type /3 | [0, 1] |
-| 472-1431 | grid | per seat, cell: Tile present, unseen B-side, (type+1)/23 if known, side, rotation/3, doorways N E S W, Stations/2, Altars/2, Combat Bonus/2, Marker here, conquered, visited | [0, 1] |
-| 1432-1539 | my_groups | your Temple, Raiding Party and Reinforce pool by type /10 | [0, 1] |
-| 1540-1605 | my_hand | your Fate cards by type /4 | [0, 1] |
-| 1606-1671 | fate_discard | the shared Fate discard by type /4 | [0, 1] |
-| 1672-1893 | faithful_row | per spot: pile size/10, one-hot top type | [0, 1] |
-| 1894-2073 | relic_row | per spot: pile size/10, one-hot top type | [0, 1] |
-| 2074-2140 | held | revealed Faithful and Relic waiting for a spot (one-hot), bought Tile held, its (type+1)/23 if yours | [0, 1] |
-| 2141-2147 | deck_sizes | Faithful, Relic, Tile, 4 Fate Deck sizes (/capacity) | [0, 1] |
-| 2148-2159 | raid | one-hot Raider, one-hot Defender, moves/32, picked/10, trap discards left/3, Vandals left/3 | [0, 1] |
-| 2160-2267 | fight | dispatched, Defending, Defeated Faithful by type /10 | [0, 1] |
-| 2268-2311 | combat | Raid and Defense dice /6, totals /40, Smiting Die/6, per die: assigned to a die-dependent Faithful (R50), dice still to assign /10 | [0, 1] |
-| 2312-2323 | fight_mods | this fight: Raider's and Defender's bonus /10, their maluses /10, win ties (2), extra dice to roll /3 (2), extra recalls /3, round after the Defense / Raid roll (2), dice still to pick /2 | [0, 1] |
-| 2324-2339 | sel_cell | one-hot cell being placed or flipped | [0, 1] |
-| 2340-2343 | misc | Devotees played/10, Fate draws left/3, search in progress, turn/max_turns | [0, 1] |
-| 2344-2346 | num_players | one-hot 2, 3, 4 players | [0, 1] |
-| 2347-2451 | actions | per seat Prevent points /60, your Fate cost waived, purchase discount/5, the card awaiting its target (Fate type, then Relic type, one-hot), the seat choosing it (one-hot) | [0, 1] |
-| 2452-2553 | choice | a resolving effect's choice (Phase.CHOOSE): its card (Fate type, then Relic type, one-hot), the seat it targets (one-hot), picks left /3; PROTECT_PARTY for the Raider's and the Defender's side | [0, 1] |
-| 2554-2902 | stack | effect stack: entries / capacity, seat asked to respond (one-hot), then the top 4 entries (top first), each present + kind, owner, card, target, flags | [0, 1] |
+| 0-25 | phase | one-hot decision: cover Relic, cover Faithful, market, draw, cycle, place cell, place rotation, flip rotation, search, raid target, defend, dispatch, recall, advance, trap discard, vandal, reinforce, over, respond, Fate target, fight round, pick a die, choose at resolution, assign dice, rearrange: move to cell, rearrange: rotation | [0, 1] |
+| 26-29 | turn_seat | one-hot seat whose turn it is | [0, 1] |
+| 30-69 | seats | per seat: alive, Life/20, gold/50, Temple, Party, Reinforce pool sizes /20, Fate hand /20, Stations/16, Altars/16, Relics/10 | [0, 1] |
+| 70-213 | discard | per seat: Discard Pile by Faithful type /10 | [0, 1] |
+| 214-357 | owned | per seat: Faithful in its face-down groups by type /10 | [0, 1] |
+| 358-473 | relics | per seat: Relics by type /3 | [0, 1] |
+| 474-1433 | grid | per seat, cell: Tile present, unseen B-side, (type+1)/23 if known, side, rotation/3, doorways N E S W, Stations/2, Altars/2, Combat Bonus/2, Marker here, conquered, visited | [0, 1] |
+| 1434-1541 | my_groups | your Temple, Raiding Party and Reinforce pool by type /10 | [0, 1] |
+| 1542-1607 | my_hand | your Fate cards by type /4 | [0, 1] |
+| 1608-1673 | fate_discard | the shared Fate discard by type /4 | [0, 1] |
+| 1674-1895 | faithful_row | per spot: pile size/10, one-hot top type | [0, 1] |
+| 1896-2075 | relic_row | per spot: pile size/10, one-hot top type | [0, 1] |
+| 2076-2142 | held | revealed Faithful and Relic waiting for a spot (one-hot), bought Tile held, its (type+1)/23 if yours | [0, 1] |
+| 2143-2149 | deck_sizes | Faithful, Relic, Tile, 4 Fate Deck sizes (/capacity) | [0, 1] |
+| 2150-2161 | raid | one-hot Raider, one-hot Defender, moves/32, picked/10, trap discards left/3, Vandals left/3 | [0, 1] |
+| 2162-2269 | fight | dispatched, Defending, Defeated Faithful by type /10 | [0, 1] |
+| 2270-2313 | combat | Raid and Defense dice /6, totals /40, Smiting Die/6, per die: assigned to a die-dependent Faithful (R50), dice still to assign /10 | [0, 1] |
+| 2314-2325 | fight_mods | this fight: Raider's and Defender's bonus /10, their maluses /10, win ties (2), extra dice to roll /3 (2), extra recalls /3, round after the Defense / Raid roll (2), dice still to pick /2 | [0, 1] |
+| 2326-2341 | sel_cell | one-hot cell being placed or flipped | [0, 1] |
+| 2342-2347 | misc | Devotees played/10, Fate draws left/3, search in progress, turn/max_turns, rearranging moves made/4, the cell a Tile moves to (cell+1)/16 | [0, 1] |
+| 2348-2350 | num_players | one-hot 2, 3, 4 players | [0, 1] |
+| 2351-2356 | fatesworn | the fatesworn option, then the active Decrees (R88) /3: Tile cost, Fate card price, Smite damage, Heal and gold at the start of a turn | [0, 1] |
+| 2357-2461 | actions | per seat Prevent points /60, your Fate cost waived, purchase discount/5, the card awaiting its target (Fate type, then Relic type, one-hot), the seat choosing it (one-hot) | [0, 1] |
+| 2462-2563 | choice | a resolving effect's choice (Phase.CHOOSE): its card (Fate type, then Relic type, one-hot), the seat it targets (one-hot), picks left /3; PROTECT_PARTY for the Raider's and the Defender's side | [0, 1] |
+| 2564-2920 | stack | effect stack: entries / capacity, seat asked to respond (one-hot), then the top 4 entries (top first), each present + kind, owner, card, target, flags | [0, 1] |
 .. end
 
 ## Action mask

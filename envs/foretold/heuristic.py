@@ -281,7 +281,8 @@ def act_one(obs, mask, rng):
         if best >= 0 and pool > 1:
             return best
         return PASS
-    if ph == Phase.PLACE_CELL or ph == Phase.PLACE_ROT or ph == Phase.FLIP_ROT:
+    if ph == Phase.PLACE_CELL or ph == Phase.PLACE_ROT or ph == Phase.FLIP_ROT \
+            or ph == Phase.MOVE_CELL or ph == Phase.MOVE_ROT:
         for a in range(mask.shape[0]):
             if mask[a] and (CELL <= a < CELL + CELLS or ROTATION <= a < ROTATION + 4):
                 return a

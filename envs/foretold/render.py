@@ -170,7 +170,9 @@ def render_svg(rec, seat=None) -> str:
         parts.append(f'<text x="20" y="{y}" font-size="11" fill="#000000" '
                      f'text-anchor="start">{escape(line)}</text>')
         y += 14
-    height = y + 10
+    # a fixed height (a video's frames keep one shape): the seats, the header, the rows and
+    # the optional line of pending things always fit
+    height = 40 + 4 * cell + 30 + 14 * max(len(text), int(rec["num_players"]) + 3) + 10
     return (f'<svg width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">'
             + "".join(parts) + "</svg>")
 

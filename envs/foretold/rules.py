@@ -41,6 +41,7 @@ from .cards import (
     F_GOLD,
     F_RAID,
     F_STARTING,
+    F_SYMBOL,
     F_WHEN,
     HEART,
     HIGH_PRIEST,
@@ -56,8 +57,10 @@ from .cards import (
     R_EFFECT,
     R_FATE,
     R_IS_FATE,
+    R_OF_FATES,
     R_SACRIFICE,
     R_SLOT,
+    R_SYMBOL,
     R_TIMING,
     R_USE_DEVOTEE,
     R_WHEN,
@@ -91,9 +94,11 @@ from .state import (
     FATE_PRICE,
     FLIP,
     GOLD_CAP,
+    K_ABILITY,
     K_FATE,
     K_FLIP,
     K_GOLD,
+    K_ONSMITE,
     K_RELIC,
     K_ROLL,
     K_SMITE,
@@ -102,12 +107,14 @@ from .state import (
     MAX_LIFE,
     MAX_MOVES,
     MAX_P,
+    MOVE_FROM,
     PASS,
     PICK_DIE_A,
     PICK_FAITHFUL,
     PICK_RELIC,
     PLAY_FATE,
     PLAY_GOLD,
+    REARRANGE_CAP,
     RETREAT,
     ROTATION,
     S_CARD,
@@ -134,6 +141,10 @@ E_DEVOTEE_GOLD, E_DRAW_FATE, E_HEAL, E_MARKET_CYCLE = (
 E_SMASH, E_STEAL, E_DAMAGE = E["SMASH_RELIC"], E["STEAL_GOLD"], E["DAMAGE"]
 E_TRAP_DISCARD, E_TRAP_DAMAGE, E_TRAP_END = E["TRAP_DISCARD"], E["TRAP_DAMAGE"], E["TRAP_END_RAID"]
 E_SEARCH = E["SEARCH_RELIC"]
+E_DECREE_TILE, E_DECREE_FATE, E_DECREE_SMITE, E_DECREE_HEAL, E_DECREE_GOLD = (
+    E["DECREE_TILE_COST"], E["DECREE_FATE_PRICE"], E["DECREE_SMITE"], E["DECREE_HEAL"],
+    E["DECREE_GOLD"])
+W_DECREE = WHEN.index("decree")
 E_GAIN_GOLD, E_DISCOUNT, E_GOLD_ALIGNED, E_HEAL_FULL, E_PREVENT, E_DAMAGE_ALL = (
     E["GAIN_GOLD"], E["DISCOUNT"], E["GOLD_PER_ALIGNED"], E["HEAL_FULL"], E["PREVENT"],
     E["DAMAGE_ALL"])
@@ -291,6 +302,62 @@ def legal_with(rec, p, cell, t, side, r):
 
 
 @njit(cache=True)
+def move_ok(rec, p, c, d, r, occ, doors):
+    """R24: seat ``p``'s Temple stays legal after a rearranging move.
+
+    The Tile in ``c`` moves to ``d`` at rotation ``r`` (a swap when ``d`` holds a Tile:
+    that one moves to ``c`` unturned).
+    The Entrance never moves nor turns (its north doorway faces the grid's edge); a move
+    that leaves every doorway where it was is not one. ``occ`` and ``doors`` are scratch
+    arrays of ``CELLS`` (no allocation per check).
+    """
+    t = int(rec["grid"][p, c])
+    u = int(rec["grid"][p, d])
+    if t < 0 or t == ENTRANCE or u == ENTRANCE:
+        return False
+    mine = rotate(T_DOORS[t, rec["side"][p, c]], r)
+    if d == c and mine == tile_doors(rec, p, c):
+        return False
+    for k in range(CELLS):
+        g = int(rec["grid"][p, k])
+        occ[k] = 0 if g < 0 else (2 if g == ENTRANCE else 1)
+        doors[k] = tile_doors(rec, p, k)
+    if d != c:
+        occ[c] = 0 if u < 0 else 1
+        doors[c] = tile_doors(rec, p, d)
+    occ[d] = 1
+    doors[d] = mine
+    return legal_doors(occ, doors)
+
+
+@njit(cache=True)
+def can_move(rec, p, c, occ, doors):
+    """R24: the Tile in ``c`` has a legal rearranging move."""
+    if rec["grid"][p, c] < 0 or rec["grid"][p, c] == ENTRANCE:
+        return False
+    for d in range(CELLS):
+        for r in range(4):
+            if move_ok(rec, p, c, d, r, occ, doors):
+                return True
+    return False
+
+
+@njit(cache=True)
+def move_tile(rec, p, c, d, r):
+    """R24: the Tile in ``c`` moves to ``d`` at rotation ``r``; a Tile in ``d`` goes to ``c``."""
+    t, s = rec["grid"][p, c], rec["side"][p, c]
+    rec["grid"][p, c] = rec["grid"][p, d]
+    rec["side"][p, c] = rec["side"][p, d]
+    rec["rot"][p, c] = rec["rot"][p, d]
+    if rec["grid"][p, c] < 0:
+        rec["side"][p, c] = 0
+        rec["rot"][p, c] = 0
+    rec["grid"][p, d] = t
+    rec["side"][p, d] = s
+    rec["rot"][p, d] = r
+
+
+@njit(cache=True)
 def temple_sum(rec, p, table):
     """Sum of ``table[type, side]`` over seat ``p``'s Tiles (Stations, Altars...)."""
     s = 0
@@ -425,7 +492,7 @@ def reset_game(rec):
     for t in range(NF):
         if F_STARTING[t]:
             continue
-        if F_BASE[t]:
+        if F_BASE[t] or rec["fatesworn"]:  # R6, R87
             for _ in range(F_COPIES[t]):
                 rec["f_deck"][m] = t
                 m += 1
@@ -438,7 +505,7 @@ def reset_game(rec):
         rec["r_deck"][i] = -1
     for r in range(NR):
         rec["r_out"][r] = 0
-        if R_BASE[r]:
+        if R_BASE[r] or rec["fatesworn"]:
             for _ in range(R_COPIES[r]):
                 rec["r_deck"][m] = r
                 m += 1
@@ -448,16 +515,19 @@ def reset_game(rec):
     shuffle(rec["r_deck"], m, rng)
     for k in range(NC):
         rec["c_discard"][k] = 0
-        rec["c_out"][k] = 0 if C_BASE[k] else C_COPIES[k]
+        rec["c_out"][k] = 0 if C_BASE[k] or rec["fatesworn"] else C_COPIES[k]
     for f in range(4):
         m = 0
         for i in range(rec["c_deck"].shape[1]):
             rec["c_deck"][f, i] = -1
         for k in range(NC):
-            if C_BASE[k] and C_FATE[k] == f:
-                for _ in range(C_COPIES[k]):
-                    rec["c_deck"][f, m] = k
-                    m += 1
+            if not (C_BASE[k] or rec["fatesworn"]):
+                continue
+            # R87: a card with the Fatesworn symbol (fate "all") puts one copy in each deck
+            c = C_COPIES[k] if C_FATE[k] == f else (C_COPIES[k] // 4 if C_FATE[k] == 4 else 0)
+            for _ in range(c):
+                rec["c_deck"][f, m] = k
+                m += 1
         rec["c_deck_n"][f] = m
         shuffle(rec["c_deck"][f], m, rng)
     # Tiles (R2, R8): the T per seat; absent seats' Starting Tiles are out of the game
@@ -484,8 +554,12 @@ def reset_game(rec):
     rec["r_held"] = -1
     rec["t_held"] = -1
     rec["sel_cell"] = -1
+    rec["move_to"] = -1
+    rec["rearranged"] = 0
     rec["draws"] = 0
     rec["draw_in_raid"] = 0
+    rec["onsm"] = -1
+    rec["onsm_k"] = 0
     rec["search"] = 0
     rec["winner"] = -1
     clear_raid(rec)
@@ -524,6 +598,8 @@ def clear_raid(rec):
     rec["picked"] = 0
     rec["trap_left"] = 0
     rec["vandals"] = 0
+    rec["onsm"] = -1
+    rec["onsm_k"] = 0
     clear_fight(rec)
 
 
@@ -693,7 +769,10 @@ def fate_relics_complete(rec, p):
                 k += 1
         if k == 4:
             return True
-    return False
+    for r in range(NR):  # R86 (Fatesworn): the four Relics of the Fates
+        if R_OF_FATES[r] and rec["r_owned"][p, r] == 0:
+            return False
+    return rec["fatesworn"] == 1
 
 
 @njit(cache=True)
@@ -703,8 +782,9 @@ def start_turn(rec):
     if fate_relics_complete(rec, t):
         win(rec, t)
         return
-    heal(rec, t, b_side_sum(rec, t, T_TURN_HEAL))
+    heal(rec, t, b_side_sum(rec, t, T_TURN_HEAL) + max(0, decree_sum(rec, E_DECREE_HEAL)))
     rec["devotees"] = 0
+    rec["rearranged"] = 0
     rec["shield"][t] = 0  # Prevent lasts until the holder's next turn starts (R80)
     rec["waive"] = 0
     rec["discount"] = 0
@@ -735,19 +815,64 @@ def reveal_faithful(rec):
         rec["f_deck"][rec["f_deck_n"]] = -1
         k = lowest_empty(rec["f_row_n"])
         if k < 0:
-            rec["f_held"] = x
-            rec["phase"] = Phase.COVER_FAITHFUL
-            return
-        rec["f_row"][k, 0] = x
-        rec["f_row_n"][k] = 1
+            if any_coverable(rec):
+                rec["f_held"] = x
+                rec["phase"] = Phase.COVER_FAITHFUL
+                return
+            # R13: every pile is topped by a Decree: the Faithful goes under the deck
+            rec["f_deck_n"] = push_bottom(rec["f_deck"], rec["f_deck_n"], x)
+        else:
+            rec["f_row"][k, 0] = x
+            rec["f_row_n"][k] = 1
     begin_market(rec)
+
+
+@njit(cache=True)
+def coverable(rec, k):
+    """R12-R13: Faithful pile ``k`` may be covered (its top bears no Decree)."""
+    m = rec["f_row_n"][k]
+    return m == 0 or F_WHEN[rec["f_row"][k, m - 1]] != W_DECREE
+
+
+@njit(cache=True)
+def any_coverable(rec):
+    for k in range(SPOTS):
+        if coverable(rec, k):
+            return True
+    return False
+
+
+@njit(cache=True)
+def decree_sum(rec, e):
+    """R88: the sum of ``a`` of the Decrees of instruction ``e`` on top of Faithful piles."""
+    s = 0
+    for k in range(SPOTS):
+        m = rec["f_row_n"][k]
+        if m > 0:
+            t = rec["f_row"][k, m - 1]
+            if F_WHEN[t] == W_DECREE and F_EFFECT[t] == e:
+                s += F_A[t]
+    return s
+
+
+@njit(cache=True)
+def tile_price(rec):
+    """R21 + DECREE_TILE_COST (R88), never below 0."""
+    return max(0, TILE_PRICE + decree_sum(rec, E_DECREE_TILE))
+
+
+@njit(cache=True)
+def fate_price(rec):
+    """R22 + DECREE_FATE_PRICE (R88), never below 0."""
+    return max(0, FATE_PRICE + decree_sum(rec, E_DECREE_FATE))
 
 
 @njit(cache=True)
 def begin_market(rec):
     """R26: passive gold when the Marketplace Step begins."""
     t = int(rec["turn_player"])
-    add_gold(rec, t, b_side_sum(rec, t, T_TURN_GOLD) + relic_sum(rec, t, R_TURN_GOLD))
+    add_gold(rec, t, b_side_sum(rec, t, T_TURN_GOLD) + relic_sum(rec, t, R_TURN_GOLD)
+             + max(0, decree_sum(rec, E_DECREE_GOLD)))
     rec["phase"] = Phase.MARKET
 
 
@@ -942,7 +1067,13 @@ def price(rec, x):
 @njit(cache=True)
 def relic_allowance(rec, p, f):
     """R72: Fate Relics of Fate ``f`` held plus cost reductions (Prism of Fate)."""
-    return fate_relics_of(rec, p, f) + relic_sum(rec, p, R_COST_REDUCE)
+    if f == 4:  # R72, R89: a card with the Fatesworn symbol: any one Fate's Relics
+        k = 0
+        for g in range(4):
+            k = max(k, fate_relics_of(rec, p, g))
+    else:
+        k = fate_relics_of(rec, p, f)
+    return k + relic_sum(rec, p, R_SYMBOL) + relic_sum(rec, p, R_COST_REDUCE)
 
 
 @njit(cache=True)
@@ -1089,7 +1220,7 @@ def effect_does_something(rec, p, e, a):
     if e == E_GOLD_ALIGNED:
         k = 0
         for t in range(NF):
-            if F_FATE[t] == 2:
+            if F_FATE[t] == 2 or F_SYMBOL[t]:  # R89: the Fatesworn symbol counts
                 k += rec["f_discard"][p, t]
         return k > 0
     if e == E_SMASH or e == E_STEAL:
@@ -1183,6 +1314,22 @@ def can_use_relic(rec, p, r, response):
 
 
 @njit(cache=True)
+def ability_ok(rec, p, t):
+    """R43: seat ``p`` may discard a Faithful of type ``t`` for its ability now.
+
+    In a fight whose roll is not final (its rounds and the windows in it): the Raider a
+    Captain (``discard_raid``) from the Raiding Party, the Defender a Hoplite
+    (``discard_defend``) from the Temple.
+    """
+    s = fight_side(rec, p)
+    if s == 0:
+        return F_DISCARD_RAID[t] > 0 and rec["f_party"][p, t] > 0
+    if s == 1:
+        return F_DISCARD_DEFEND[t] > 0 and rec["f_temple"][p, t] > 0
+    return False
+
+
+@njit(cache=True)
 def action_mask(rec, p, responding, mask):
     """The PLAY_FATE and USE_RELIC actions seat ``p`` may take now (R63, R72-R73).
 
@@ -1199,6 +1346,10 @@ def action_mask(rec, p, responding, mask):
         for c in range(CELLS):
             if raid_flip_ok(rec, p, c):
                 mask[FLIP + c] = 1
+    if rec["fin"] > 0 and (not responding or rec["stack_n"][0] < STACK_CAP):
+        for t in range(NF):
+            if ability_ok(rec, p, t):
+                mask[ABILITY + t] = 1  # R43, R70: an ability discard
 
 
 @njit(cache=True)
@@ -1237,6 +1388,10 @@ def has_play(rec, p, responding):
         for c in range(CELLS):
             if raid_flip_ok(rec, p, c):
                 return True  # R34: the Defender's flip
+    if rec["fin"] > 0 and (not responding or rec["stack_n"][0] < STACK_CAP):
+        for t in range(NF):
+            if ability_ok(rec, p, t):
+                return True  # R43: an ability discard
     return False
 
 
@@ -1284,6 +1439,24 @@ def push_play(rec, p, play, target):
 
 
 @njit(cache=True)
+def push_ability(rec, p, t):
+    """R43, R67: a Faithful discarded for its ability is an Action.
+
+    The Faithful goes to its owner's Discard Pile at once; its Combat Bonus comes when the
+    entry resolves, after the responses.
+    """
+    if fight_side(rec, p) == 0:
+        rec["f_party"][p, t] -= 1
+    else:
+        rec["f_temple"][p, t] -= 1
+    rec["f_discard"][p, t] += 1
+    i = stack_push(rec["stack"], rec["stack_n"], K_ABILITY, p)
+    rec["stack"][i, S_CARD] = t
+    rec["stack"][i, S_TARGET] = -1
+    advance(rec)
+
+
+@njit(cache=True)
 def settle_entry(rec, i):
     """Where a resolved (or countered) entry's card goes (R64, R74)."""
     stack = rec["stack"]
@@ -1311,7 +1484,7 @@ def resolve_entry(rec, i):
     play = c if stack[i, KIND] == K_FATE else NC + c
     settle_entry(rec, i)
     kind = stack[i, KIND]
-    if kind == K_ROLL or kind == K_TRAP or kind == K_SMITE:
+    if kind == K_ROLL or kind == K_TRAP or kind == K_SMITE or kind == K_ONSMITE:
         # the raid's Actions (R71, R37, R58); never countered (COUNTER takes Fate cards
         # only), and an owner out of the game ended the Raid before this (advance)
         return resolve_raid_entry(rec, kind, c)
@@ -1321,6 +1494,12 @@ def resolve_entry(rec, i):
         return gold_effect(rec, p, c)
     if stack[i, KIND] == K_FLIP:
         return flip_tile(rec, p, c // 4, c % 4)
+    if kind == K_ABILITY:  # R43: the bonus, if the fight is still on
+        s = fight_side(rec, p)
+        if s >= 0:
+            b = F_DISCARD_RAID[c] if s == 0 else F_DISCARD_DEFEND[c]
+            rec["bonus"][s] = min(60, rec["bonus"][s] + b)
+        return False
     if stack[i, KIND] == K_FATE:
         e, a = C_EFFECT[c], C_A[c]
     else:
@@ -1332,7 +1511,7 @@ def resolve_entry(rec, i):
     elif e == E_GOLD_ALIGNED:
         k = 0
         for t in range(NF):
-            if F_FATE[t] == 2:
+            if F_FATE[t] == 2 or F_SYMBOL[t]:  # R89: the Fatesworn symbol counts
                 k += rec["f_discard"][p, t]
         add_gold(rec, p, a * k)
     elif e == E_HEAL:
@@ -1763,7 +1942,7 @@ def advance(rec):
             end_turn(rec)
             return
         if rec["defender"] >= 0 and not rec["alive"][rec["defender"]] \
-                and (rec["fin"] > 0 or top[0] > 0):
+                and (rec["fin"] > 0 or top[0] > 0) and rec["onsm"] < 0:
             flush_stack(rec)  # R83: the Defender is out mid-fight or mid-window: Raid over
             rec["draws"] = 0
             rec["actor"] = -1
@@ -1796,17 +1975,23 @@ def market_legal(rec, mask):
             r = int(rec["r_row"][k, m - 1])
             if price(rec, R_COST[r]) <= g and can_take_relic(rec, p, r):
                 mask[BUY_RELIC + k] = 1
-    if rec["t_deck_n"] > 0 and g >= price(rec, TILE_PRICE):
+    if rec["t_deck_n"] > 0 and g >= price(rec, tile_price(rec)):
         # every deck Tile shows the same A-side, so the top Tile's type does not matter
         if can_place_anywhere(rec, p, rec["t_deck"][rec["t_deck_n"] - 1], 0):
             mask[BUY_TILE] = 1
-    if g >= price(rec, FATE_PRICE):
+    if g >= price(rec, fate_price(rec)):
         for f in range(4):
             if rec["c_deck_n"][f] > 0:
                 mask[FATE_DECK + f] = 1
     for c in range(CELLS):
         if can_flip(rec, p, c):
             mask[FLIP + c] = 1
+    if rec["rearranged"] < REARRANGE_CAP:
+        occ = np.zeros(CELLS, np.int8)
+        doors = np.zeros(CELLS, np.int64)
+        for c in range(CELLS):
+            if can_move(rec, p, c, occ, doors):
+                mask[MOVE_FROM + c] = 1
     action_mask(rec, p, False, mask)
     mask[PASS] = 1
 
@@ -1835,20 +2020,23 @@ def market_apply(rec, a):
         rec["discount"] = 0
         take_relic(rec, p, r)
     elif a == BUY_TILE:
-        add_gold(rec, p, -price(rec, TILE_PRICE))
+        add_gold(rec, p, -price(rec, tile_price(rec)))
         rec["discount"] = 0
         rec["t_deck_n"] -= 1
         rec["t_held"] = rec["t_deck"][rec["t_deck_n"]]
         rec["t_deck"][rec["t_deck_n"]] = -1
         rec["phase"] = Phase.PLACE_CELL
     elif a < FATE_DECK + 4:
-        add_gold(rec, p, -price(rec, FATE_PRICE))
+        add_gold(rec, p, -price(rec, fate_price(rec)))
         rec["discount"] = 0
         draw_fate(rec, p, a - FATE_DECK)
     elif a >= PLAY_FATE and a < PLAY_FATE + NC:
         begin_play(rec, p, a - PLAY_FATE)
     elif a >= USE_RELIC and a < USE_RELIC + NR:
         begin_play(rec, p, NC + a - USE_RELIC)
+    elif a >= MOVE_FROM and a < MOVE_FROM + CELLS:  # R24: rearrange
+        rec["sel_cell"] = a - MOVE_FROM
+        rec["phase"] = Phase.MOVE_CELL
     else:  # flip
         rec["sel_cell"] = a - FLIP
         rec["phase"] = Phase.FLIP_ROT
@@ -2169,6 +2357,10 @@ def resolve_raid_entry(rec, kind, c):
     if kind == K_TRAP:
         spring(rec, c)
         return rec["stack_n"][0] == 0  # False: it led to the Heart's Smite, now on the stack
+    if kind == K_ONSMITE:  # R59: one on-Smite trigger, after its window
+        if on_smite_effect(rec, c) or rec["phase"] == Phase.OVER:
+            return True
+        return not next_on_smite(rec)  # False: the next trigger waits on the stack
     if c == 0:  # the Smiting Die is rolled; the damage waits for its window
         face = roll(SMITING_DIE, rec["rng"])
         rec["smite_roll"] = face
@@ -2177,7 +2369,7 @@ def resolve_raid_entry(rec, kind, c):
         rec["stack"][i, S_TARGET] = rec["defender"]
         return False
     smite(rec, c)
-    return True
+    return rec["stack_n"][0] == 0  # False: an on-Smite trigger waits on the stack (R59)
 
 
 @njit(cache=True)
@@ -2189,56 +2381,105 @@ def smite(rec, face):
     for t in range(NF):
         dmg += rec["f_party"][p, t] * F_SMITE_BONUS[t]
     dmg -= relic_sum(rec, q, R_SMITE_REDUCE)
+    dmg += decree_sum(rec, E_DECREE_SMITE)  # R88 (damage() ignores a total below 1)
     damage(rec, q, dmg)
     if rec["phase"] == Phase.OVER:
         return
-    rec["vandals"] = 0
-    if rec["alive"][q]:
-        for t in range(NF):
-            rec["vandals"] += rec["f_party"][p, t] * F_SMASH_ON_SMITE[t]
-    on_smite(rec)
+    rec["onsm"] = 0  # R59: the on-Smite triggers, after the damage
+    rec["onsm_k"] = 0
+    next_on_smite(rec)
 
 
 @njit(cache=True)
-def on_smite(rec):
-    """R59: Vandals (a choice each), then Thieves, then the Raider's Crown.
+def on_smite_copies(rec, x):
+    """R59: how many times trigger ``x`` fires for the Raider.
 
-    Only effects that do not target the Defender resolve once they are eliminated.
+    ``x`` < NF: an ``on_smite`` Faithful type in the Raiding Party (Vandal, Thief), else
+    NF + an ``on_smite`` Relic type held (the Crowns). Triggers aimed at the Smitten player
+    do not fire once they are out of the game.
     """
     p = int(rec["turn_player"])
     q = int(rec["defender"])
-    if rec["vandals"] > 0 and rec["alive"][q] and count(rec["r_owned"][q]) > 0:
-        rec["phase"] = Phase.VANDAL
-        return
-    rec["vandals"] = 0
-    if rec["alive"][q]:
-        for t in range(NF):
-            for _ in range(rec["f_party"][p, t]):
-                if F_STEAL_ON_SMITE[t] > 0:
-                    x = min(F_STEAL_ON_SMITE[t], rec["gold"][q])
-                    add_gold(rec, q, -x)
-                    add_gold(rec, p, x)
-    for r in range(NR):
-        if rec["r_owned"][p, r] == 0 or R_WHEN[r] != W_ON_SMITE:
-            continue
-        e = R_EFFECT[r]
-        if e == E_DAMAGE and rec["alive"][q]:
-            damage(rec, q, R_A[r])
-            if rec["phase"] == Phase.OVER:
-                return
-        elif e == E_STEAL and rec["alive"][q]:
-            x = min(R_A[r], rec["gold"][q])
-            add_gold(rec, q, -x)
-            add_gold(rec, p, x)
-        elif e == E_HEAL:
-            heal(rec, p, R_A[r])
-        elif e == E_DRAW_FATE and any_fate_deck(rec):
-            rec["draws"] = R_A[r]
-            rec["draw_in_raid"] = 1
-            rec["actor"] = p
-            rec["phase"] = Phase.DRAW
-            return
+    if x < NF:
+        if F_WHEN[x] != W_ON_SMITE or not rec["alive"][q]:
+            return 0
+        return int(rec["f_party"][p, x])
+    r = x - NF
+    if R_WHEN[r] != W_ON_SMITE:
+        return 0
+    e = R_EFFECT[r]
+    if (e == E_DAMAGE or e == E_STEAL or e == E_SMASH) and not rec["alive"][q]:
+        return 0
+    return int(rec["r_owned"][p, r])
+
+
+@njit(cache=True)
+def next_on_smite(rec):
+    """R59, R67: put the next on-Smite trigger on the stack (an Action of the Raider).
+
+    Faithful in ``type`` order, one entry per copy, then the Crowns. True when one was
+    pushed (its window opens from the caller); else the Raid ends.
+    """
+    x = int(rec["onsm"])
+    k = int(rec["onsm_k"])
+    while 0 <= x < NF + NR:
+        if k < on_smite_copies(rec, x):
+            i = stack_push(rec["stack"], rec["stack_n"], K_ONSMITE, rec["turn_player"])
+            rec["stack"][i, S_CARD] = x
+            rec["stack"][i, S_TARGET] = rec["defender"]
+            rec["onsm"] = x
+            rec["onsm_k"] = k + 1
+            return True
+        x += 1
+        k = 0
+    rec["onsm"] = -1
+    rec["onsm_k"] = 0
     end_raid(rec)
+    return False
+
+
+@njit(cache=True)
+def continue_on_smite(rec):
+    """After a trigger's decision (a Vandal's pick, a Crown's draws): the next trigger."""
+    if next_on_smite(rec):
+        advance(rec)
+
+
+@njit(cache=True)
+def on_smite_effect(rec, x):
+    """R59: trigger ``x`` resolves; True when its owner must decide (a Vandal, a draw)."""
+    p = int(rec["turn_player"])
+    q = int(rec["defender"])
+    if x < NF:
+        if not rec["alive"][q]:
+            return False
+        if F_SMASH_ON_SMITE[x] > 0:  # Vandal: the Raider picks one of the Smitten's Relics
+            if count(rec["r_owned"][q]) > 0:
+                rec["vandals"] = 1
+                rec["phase"] = Phase.VANDAL
+                return True
+        elif F_STEAL_ON_SMITE[x] > 0:  # Thief
+            g = min(F_STEAL_ON_SMITE[x], rec["gold"][q])
+            add_gold(rec, q, -g)
+            add_gold(rec, p, g)
+        return False
+    r = x - NF
+    e = R_EFFECT[r]
+    if e == E_DAMAGE and rec["alive"][q]:
+        damage(rec, q, R_A[r])
+    elif e == E_STEAL and rec["alive"][q]:
+        g = min(R_A[r], rec["gold"][q])
+        add_gold(rec, q, -g)
+        add_gold(rec, p, g)
+    elif e == E_HEAL:
+        heal(rec, p, R_A[r])
+    elif e == E_DRAW_FATE and any_fate_deck(rec):
+        rec["draws"] = R_A[r]
+        rec["draw_in_raid"] = 1
+        rec["actor"] = p
+        rec["phase"] = Phase.DRAW
+        return True
+    return False
 
 
 @njit(cache=True)
@@ -2325,7 +2566,8 @@ def legal_mask(rec, mask):
             mask[SPOT + SPOTS + k] = 1
     elif ph == Phase.COVER_FAITHFUL:
         for k in range(SPOTS):
-            mask[SPOT + k] = 1
+            if coverable(rec, k):  # R13: never a Decree
+                mask[SPOT + k] = 1
     elif ph == Phase.DRAW:
         for f in range(4):
             if rec["c_deck_n"][f] > 0:
@@ -2353,6 +2595,20 @@ def legal_mask(rec, mask):
         for r in range(4):
             if flip_rotation_ok(rec, p, rec["sel_cell"], r):
                 mask[ROTATION + r] = 1
+    elif ph == Phase.MOVE_CELL:
+        occ = np.zeros(CELLS, np.int8)
+        doors = np.zeros(CELLS, np.int64)
+        for d in range(CELLS):
+            for r in range(4):
+                if move_ok(rec, p, rec["sel_cell"], d, r, occ, doors):
+                    mask[CELL + d] = 1
+                    break
+    elif ph == Phase.MOVE_ROT:
+        occ = np.zeros(CELLS, np.int8)
+        doors = np.zeros(CELLS, np.int64)
+        for r in range(4):
+            if move_ok(rec, p, rec["sel_cell"], rec["move_to"], r, occ, doors):
+                mask[ROTATION + r] = 1
     elif ph == Phase.SEARCH:
         s = int(rec["actor"])
         for i in range(rec["r_deck_n"]):
@@ -2373,17 +2629,11 @@ def legal_mask(rec, mask):
             for t in range(NF):
                 if rec["f_temple"][q, t] > 0:
                     mask[PICK_FAITHFUL + t] = 1
-        if rec["picked"] > 0:
-            for t in range(NF):
-                if F_DISCARD_DEFEND[t] > 0 and rec["f_temple"][q, t] > 0:
-                    mask[ABILITY + t] = 1
         mask[PASS] = 1
     elif ph == Phase.DISPATCH:
         for t in range(NF):
             if rec["f_party"][p, t] > 0:
                 mask[PICK_FAITHFUL + t] = 1
-                if F_DISCARD_RAID[t] > 0:
-                    mask[ABILITY + t] = 1
         if rec["picked"] > 0:
             mask[PASS] = 1
         else:
@@ -2432,6 +2682,8 @@ def apply_action(rec, a):
             advance(rec)
         elif a < FLIP + CELLS:  # R34: the Defender flips, the rotation stays
             push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
+        elif a >= ABILITY:  # R43: an ability discard
+            push_ability(rec, s, a - ABILITY)
         elif a < PLAY_FATE + NC:
             begin_play(rec, s, a - PLAY_FATE)
         else:
@@ -2444,6 +2696,8 @@ def apply_action(rec, a):
             round_next(rec)
         elif a < FLIP + CELLS:  # R34, R51: the Defender's flip in the round
             push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
+        elif a >= ABILITY:  # R43, R51: an ability discard in the round
+            push_ability(rec, s, a - ABILITY)
         elif a < PLAY_FATE + NC:
             begin_play(rec, s, a - PLAY_FATE)
         else:
@@ -2466,6 +2720,15 @@ def apply_action(rec, a):
             advance(rec)
     elif ph == Phase.CHOOSE:
         choice_apply(rec, a)
+    elif ph == Phase.MOVE_CELL:
+        rec["move_to"] = a - CELL
+        rec["phase"] = Phase.MOVE_ROT
+    elif ph == Phase.MOVE_ROT:
+        move_tile(rec, p, int(rec["sel_cell"]), int(rec["move_to"]), a - ROTATION)
+        rec["sel_cell"] = -1
+        rec["move_to"] = -1
+        rec["rearranged"] += 1
+        rec["phase"] = Phase.MARKET
     elif ph == Phase.ASSIGN:
         s = (a - PICK_DIE_A) // MAX_DICE
         rec["die_to"][s, (a - PICK_DIE_A) % MAX_DICE] = next_low_type(rec, s)
@@ -2498,7 +2761,7 @@ def apply_action(rec, a):
             rec["actor"] = -1
             if rec["draw_in_raid"]:
                 rec["draw_in_raid"] = 0
-                end_raid(rec)
+                continue_on_smite(rec)  # R59: a Crown's draws, then the next trigger
             else:
                 advance(rec)
     elif ph == Phase.CYCLE:
@@ -2554,11 +2817,6 @@ def apply_action(rec, a):
             else:
                 rec["picked"] = 0
                 push_roll(rec, 1)  # R47, R71: the Defense roll, responses before it
-        elif a < ABILITY + NF:
-            t = a - ABILITY  # a Hoplite discarded for its bonus (R43)
-            rec["f_temple"][q, t] -= 1
-            rec["f_discard"][q, t] += 1
-            rec["bonus"][1] = min(60, rec["bonus"][1] + F_DISCARD_DEFEND[t])
         else:
             t = a - PICK_FAITHFUL
             rec["f_temple"][q, t] -= 1
@@ -2569,11 +2827,6 @@ def apply_action(rec, a):
             end_raid(rec)
         elif a == PASS:
             push_roll(rec, 0)  # R49, R71: the Raid roll, responses before it
-        elif a < ABILITY + NF:
-            t = a - ABILITY  # a Captain discarded for its bonus (R43)
-            rec["f_party"][p, t] -= 1
-            rec["f_discard"][p, t] += 1
-            rec["bonus"][0] = min(60, rec["bonus"][0] + F_DISCARD_RAID[t])
         else:
             t = a - PICK_FAITHFUL
             rec["f_party"][p, t] -= 1
@@ -2611,8 +2864,8 @@ def apply_action(rec, a):
         r = a - PICK_RELIC
         rec["r_owned"][q, r] -= 1
         rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], r)  # R64
-        rec["vandals"] -= 1
-        on_smite(rec)
+        rec["vandals"] = 0
+        continue_on_smite(rec)
     elif ph == Phase.REINFORCE:
         if a == PASS:
             for t in range(NF):
@@ -2706,12 +2959,37 @@ def determinize_record(rec, viewer, words):
             rec["f_temple"][q, t] = out[0, t]
             rec["f_party"][q, t] = out[1, t]
             rec["f_pool"][q, t] = out[2, t]
-    # Fate hands: per Fate Deck, the deck and the opponents' cards from it
+    # Fatesworn-symbol cards (fate "all", one copy per deck, R87): the opponents' and the
+    # decks' are dealt again among them first (each holder keeps how many it has)
+    pool = np.zeros(NC, np.int64)
+    hs = np.zeros(MAX_P + 4, np.int64)
+    for q in range(n):
+        if q != viewer:
+            for k in range(NC):
+                if C_FATE[k] == 4:
+                    pool[k] += rec["c_hand"][q, k]
+                    hs[q] += rec["c_hand"][q, k]
+    for f in range(4):
+        for i in range(rec["c_deck_n"][f]):
+            k = rec["c_deck"][f, i]
+            if C_FATE[k] == 4:
+                pool[k] += 1
+                hs[MAX_P + f] += 1
+    alls = _shuffle_counts(pool, hs, MAX_P + 4, rng)
+    for q in range(n):
+        if q != viewer:
+            for k in range(NC):
+                if C_FATE[k] == 4:
+                    rec["c_hand"][q, k] = alls[q, k]
+    # Fate hands: per Fate Deck, the deck and the opponents' cards of its Fate
     for f in range(4):
         pool = np.zeros(NC, np.int64)
         hs = np.zeros(MAX_P + 1, np.int64)
         for i in range(rec["c_deck_n"][f]):
-            pool[rec["c_deck"][f, i]] += 1
+            if C_FATE[rec["c_deck"][f, i]] != 4:
+                pool[rec["c_deck"][f, i]] += 1
+        for k in range(NC):
+            pool[k] += alls[MAX_P + f, k]
         for q in range(n):
             if q == viewer:
                 continue
@@ -2727,6 +3005,8 @@ def determinize_record(rec, viewer, words):
             for k in range(NC):
                 if C_FATE[k] == f:
                     rec["c_hand"][q, k] = out[q, k]
+                elif C_FATE[k] == 4:
+                    rec["c_hand"][q, k] += out[q, k]
         m = 0
         for k in range(NC):
             for _ in range(out[MAX_P, k]):

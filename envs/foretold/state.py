@@ -35,6 +35,7 @@ MAX_LIFE = 20
 TILE_PRICE = 3  # R21
 FATE_PRICE = 3  # R22 (designed)
 MAX_MOVES = 32  # Marker moves per Raid (R56, designed)
+REARRANGE_CAP = 4  # rearranging moves per Marketplace Step (R24, designed)
 GOLD_CAP = 30000  # the gold counter's range (int16)
 STACK_CAP = 16  # pending Actions (R67-R69)
 SHIELD_CAP = 60  # Prevent points one seat can hold (R80)
@@ -46,10 +47,12 @@ STACK_WIDTH = 6
 # a Tile flip (card = 4 * cell + rotation) (R67); the raid's Actions (R67, R71): a group
 # played to a fight and its roll (card = the side: 0 the dispatched, 1 the Defenders), a
 # Trap springing (card = its cell), the Smite (card 0: the Smiting Die still to roll, else
-# the face rolled, the damage still to deal)
-K_FATE, K_RELIC, K_GOLD, K_FLIP, K_ROLL, K_TRAP, K_SMITE = 0, 1, 2, 3, 4, 5, 6
-NUM_KINDS = 7
-RAID_KINDS = (K_ROLL, K_TRAP, K_SMITE)
+# the face rolled, the damage still to deal); a Faithful discarded for its ability in a
+# fight (R43: card = its type, the bonus comes when it resolves); an on-Smite trigger (R59:
+# card = a Faithful type in the Raiding Party, or NF + a Relic type, one entry per copy)
+K_FATE, K_RELIC, K_GOLD, K_FLIP, K_ROLL, K_TRAP, K_SMITE, K_ABILITY, K_ONSMITE = range(9)
+NUM_KINDS = 9
+RAID_KINDS = (K_ROLL, K_TRAP, K_SMITE, K_ONSMITE)
 F_COUNTERED, F_SACRIFICED = 1, 2  # S_FLAGS bits
 
 SMITING_DIE = die(3, 4, 4, 5, 5, 6)
@@ -88,6 +91,8 @@ class Phase(IntEnum):
     CHOOSE = 22  # a resolving effect's choice: a Relic to smash, a pile or type to acquire,
     #              an opposing Faithful to take out of the fight (R53, section 13)
     ASSIGN = 23  # after a roll: the die each die-dependent Faithful gets (R50)
+    MOVE_CELL = 24  # rearranging: the cell the chosen Tile moves to (R24)
+    MOVE_ROT = 25  # then its rotation
 
 
 NUM_PHASES = len(Phase)
@@ -123,6 +128,7 @@ BUY_RELIC = SPACE.offset("buy_relic")
 BUY_TILE = SPACE.offset("buy_tile")
 FATE_DECK = SPACE.offset("fate_deck")
 FLIP = SPACE.offset("flip")
+MOVE_FROM = SPACE.offset("move_from")
 CELL = SPACE.offset("cell")
 ROTATION = SPACE.offset("rotation")
 PLAY_FATE = SPACE.offset("play_fate")
@@ -141,6 +147,7 @@ ACTION_NAMES = SPACE.names
 
 GAME_FIELDS = [
     ("two_player_variant", np.int8),  # option (R8)
+    ("fatesworn", np.int8),  # option (R87): the Fatesworn cards are in the game
     ("turn_player", np.int8),
     ("phase", np.int8),
     ("life", np.int8, (MAX_P,)),
@@ -184,6 +191,8 @@ GAME_FIELDS = [
     ("t_out", np.int8, (NT,)),
     ("t_held", np.int8),  # a bought Tile waiting for its place (-1 none)
     ("sel_cell", np.int8),  # the cell chosen for it, or the cell being flipped (-1)
+    ("move_to", np.int8),  # rearranging: the cell the Tile in sel_cell moves to (-1)
+    ("rearranged", np.int8),  # rearranging moves made this turn (R24)
     # pending effects
     ("draws", np.int8),  # Fate cards still to draw (R77)
     ("draw_in_raid", np.int8),  # the draws come from a Smite (then the Raid ends)
@@ -196,7 +205,11 @@ GAME_FIELDS = [
     ("moves", np.int8),
     ("picked", np.int8),  # Defenders chosen / Faithful dispatched so far
     ("trap_left", np.int8),  # Party Faithful still to discard to a Pit Trap
-    ("vandals", np.int8),  # Vandal smashes still to choose
+    ("vandals", np.int8),  # 1 while a resolving Vandal's smash is chosen (R59)
+    # R59: the on-Smite trigger last put on the stack (a Faithful type, or NF + a Relic
+    # type; -1 none) and how many copies of it so far
+    ("onsm", np.int8),
+    ("onsm_k", np.int8),
     ("dice", np.int8, (2, MAX_DICE)),  # last fight: 0 Raid dice, 1 Defense dice
     ("dice_n", np.int8, (2,)),
     ("totals", np.int16, (2,)),  # last fight's Combat Rolls

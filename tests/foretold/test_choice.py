@@ -117,10 +117,10 @@ def test_everything_has_a_price_acquires_any_type():
 
 def test_tax_levy_steals_up_to_four():
     # STEAL_GOLD 4 (Fatesworn): a target with gold; it loses up to 4, the player gains it
-    states = quiet_market(n=3, gold=0)
+    states = quiet_market(n=3, gold=0, fatesworn=True)
     rec = states[0]
     rec["waive"] = 1
-    out_card(rec, 0, "Tax Levy")
+    give_card(rec, 0, "Tax Levy")
     rec["gold"][2] = 3
     act(states, PLAY_FATE + C["Tax Levy"])  # seat 1 has no gold: seat 2 is forced
     assert rec["gold"].tolist()[:3] == [3, 0, 0] and rec["phase"] == Phase.MARKET

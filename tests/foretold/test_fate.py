@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from fatezoo.envs.foretold.cards import C_FATE, C_NAMES
+from fatezoo.envs.foretold.cards import C_FATE, C_NAMES, NF
 from fatezoo.envs.foretold.state import (
     ABILITY,
     FATE_DECK,
+    K_ABILITY,
     PASS,
     PICK_FAITHFUL,
     PLAY_FATE,
@@ -39,11 +40,11 @@ def give_card(rec, p, name, k=1):
         rec["c_hand"][p, c] += 1
 
 
-def quiet_market(n=2, p=0, gold=0):
+def quiet_market(n=2, p=0, gold=0, **options):
     """Seat ``p``'s Marketplace Step; every seat's Faithful set aside but one Guard in the
     Discard Pile, and one in seat ``p``'s Temple (so the Step always holds a choice and
     is not passed as a forced decision)."""
-    states = market(n, p=p, gold=gold)
+    states = market(n, p=p, gold=gold, **options)
     rec = states[0]
     for q in range(n):
         park(rec, q)
@@ -291,22 +292,52 @@ def test_eliminated_mid_action_has_no_effect():
 
 
 def test_captain_and_hoplite_discard_for_bonus():
-    # R43: the Defender discards a Hoplite from the Temple (after choosing a Defender), the
-    # Raider a Captain from the Party: +3 each to their side's Combat Roll in this fight
+    # R43, R67, R70: discarding a Faithful for its ability is an Action of a side of the
+    # fight before the roll is final (its windows and rounds, never the Defend step): the
+    # Defender's Hoplite from the Temple, the Raider's Captain from the Party; the card is
+    # in the Discard Pile at once, its +3 comes when the entry resolves (after responses)
     states = raid_ready(party=(("Captain", 1), ("Guard", 1)),
                         defender_temple=(("Guard", 1), ("Hoplite", 1)))
     rec = states[0]
-    legal = act(states, TARGET_SEAT)
-    assert ABILITY + F["Hoplite"] not in legal  # no Defender chosen yet
-    legal = act(states, PICK_FAITHFUL + F["Guard"])
-    assert legal == {ABILITY + F["Hoplite"], PASS}
-    act(states, ABILITY + F["Hoplite"])  # then the pass is forced: the Defense roll
-    assert rec["f_discard"][1, F["Hoplite"]] == 1 and rec["bonus"][1] == 3
-    assert rec["phase"] == Phase.DISPATCH
-    legal = ready(states)
-    assert ABILITY + F["Captain"] in legal and ABILITY + F["Guard"] not in legal
-    act(states, ABILITY + F["Captain"], PICK_FAITHFUL + F["Guard"])  # then a forced pass
-    assert rec["f_discard"][0, F["Captain"]] == 1
+    legal = act(states, TARGET_SEAT)  # the Entrance: one Station
+    assert rec["phase"] == Phase.DEFEND and not any(ABILITY <= a < ABILITY + NF for a in legal)
+    act(states, PICK_FAITHFUL + F["Guard"])  # a forced pass: the Defense roll's window
+    # the Raider, holding a Captain, is asked before the roll (R70)
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 0
+    assert ready(states) == {ABILITY + F["Captain"], PASS}
+    act(states, PASS)  # the roll; the round after it starts with the Raider
+    assert rec["phase"] == Phase.FINALIZE and rec["current_player"] == 0
+    assert rec["dice_n"][1] == 1
+    act(states, PASS)
+    assert rec["current_player"] == 1 and ready(states) == {ABILITY + F["Hoplite"], PASS}
+    act(states, ABILITY + F["Hoplite"])
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 0  # the Raider answers
+    assert rec["stack_n"][0] == 1 and rec["stack"][0, :2].tolist() == [K_ABILITY, 1]
+    assert rec["stack"][0, 3] == F["Hoplite"]
+    assert rec["f_discard"][1, F["Hoplite"]] == 1 and rec["f_temple"][1, F["Hoplite"]] == 0
+    assert rec["bonus"].tolist() == [0, 0]  # the bonus waits for the responses
+    act(states, ABILITY + F["Captain"])  # resolves first (LIFO), then the Hoplite
+    assert rec["bonus"].tolist() == [3, 3] and rec["stack_n"][0] == 0
+    assert rec["f_discard"][0, F["Captain"]] == 1 and rec["f_party"][0, F["Captain"]] == 0
+    assert rec["phase"] == Phase.DISPATCH  # nobody has an Action left: the round is over
+    act(states, PICK_FAITHFUL + F["Guard"])  # a forced pass: the Raid roll, the totals
     assert rec["totals"][0] == rec["dice"][0, 0] + 3  # Guard: no raid bonus
     assert rec["totals"][1] == rec["dice"][1, 0] + 1 + 3  # Guard defends +1
-    assert rec["bonus"][0] == 0 and rec["bonus"][1] == 0  # this fight only
+    assert rec["bonus"].tolist() == [0, 0]  # this fight only
+
+
+def test_ability_discard_settles_when_the_fight_ends():
+    # R43 with R53: a Hoplite's entry still on the stack when its side is emptied settles
+    # without effect (the fight is over); the Hoplite stays discarded
+    states = raid_ready(party=(("Guard", 1),), defender_temple=(("Guard", 1), ("Hoplite", 1)))
+    rec = states[0]
+    give_card(rec, 0, "Slay")  # sacrifice an opposing Faithful in this fight (Relic Cost 1)
+    give_relic(rec, 0, "Shield of Chaos")  # in the Sanctum's Altar
+    act(states, TARGET_SEAT, PICK_FAITHFUL + F["Guard"])
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 0  # before the roll
+    act(states, PASS)  # the Defense roll; the Raider passes the round, the Defender acts
+    act(states, PASS, ABILITY + F["Hoplite"])
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 0
+    act(states, PLAY_FATE + C["Slay"])  # the only Defender: its pick is forced
+    assert rec["conquered"][1] == 1 and rec["stack_n"][0] == 0 and rec["bonus"][1] == 0
+    assert rec["f_discard"][1, F["Hoplite"]] == 1 and rec["phase"] == Phase.ADVANCE

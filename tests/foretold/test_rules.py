@@ -25,8 +25,10 @@ from fatezoo.envs.core.rng import seed_words
 from fatezoo.envs.foretold import check_record, rules, temple_is_legal
 from fatezoo.envs.foretold.cards import (
     C_FATE,
+    C_NAMES,
     F_NAMES,
     NC,
+    NF,
     R_NAMES,
     T_NAMES,
 )
@@ -38,6 +40,7 @@ from fatezoo.envs.foretold.state import (
     DIRECTION,
     FATE_DECK,
     FLIP,
+    K_ONSMITE,
     NUM_ACTIONS,
     PASS,
     PICK_FAITHFUL,
@@ -601,6 +604,8 @@ def test_smiting_die_faces():
 
 
 def test_on_smite_effects_after_damage():
+    # R59, R67: after the damage each on-Smite trigger is an Action of the Raider with its
+    # window, Faithful in type order (Vandal, then Thief), one at a time
     states = raid_ready(party=(("Vandal", 1), ("Thief", 1)), defender_temple=())
     rec = states[0]
     give_relic(rec, 1, "Ward")
@@ -610,15 +615,52 @@ def test_on_smite_effects_after_damage():
     # the Defender (holding a Ward) may answer the Smite before the roll and before the
     # damage (R58, R71): passes twice
     assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
-    legal = act(states, PASS, PASS)
+    act(states, PASS, PASS)
+    assert rec["life"][1] == 20 - 2 - rec["smite_roll"]  # the damage came first
+    # the Vandal's trigger waits on the stack; the Defender is asked about it
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
+    assert rec["stack_n"][0] == 1 and rec["stack"][0, :2].tolist() == [K_ONSMITE, 0]
+    assert rec["stack"][0, 3:5].tolist() == [F["Vandal"], 1]
+    legal = act(states, PASS)
     assert rec["phase"] == Phase.VANDAL and legal == {PICK_RELIC + R["Ward"],
                                                       PICK_RELIC + R["War Banner"]}
-    assert rec["life"][1] == 20 - 2 - rec["smite_roll"]  # the damage came first
     act(states, PICK_RELIC + R["War Banner"])
     bottom = int(rec["r_deck"][0])
     assert bottom == R["War Banner"] and rec["r_owned"][1, R["War Banner"]] == 0
+    # then the Thief's trigger, with its own window: nothing taken yet
+    assert rec["phase"] == Phase.RESPOND and rec["stack"][0, 3] == F["Thief"]
+    assert rec["gold"].tolist()[:2] == [0, 2]
+    act(states, PASS)
     assert rec["gold"][1] == 0 and rec["gold"][0] == 2  # the Thief took up to 3
-    assert rec["phase"] == Phase.REINFORCE
+    assert rec["phase"] == Phase.REINFORCE and rec["stack_n"][0] == 0
+
+
+def test_on_smite_triggers_when_the_smitten_player_is_out():
+    # R59 Reading: the damage puts the Defender out (3 players): the Thief (aimed at them)
+    # does not fire; the Crown of Grace does, as an Action seat 2 may answer
+    states = raid_ready(n=3, party=(("Thief", 1), ("Guard", 1)), defender_temple=())
+    rec = states[0]
+    rec["life"][0] = 10
+    rec["life"][1] = 3
+    give_relic(rec, 0, "Crown of Grace")  # in the Sanctum's Altar
+    c = C_NAMES.index("Sanctuary")  # Prevent 3, any time: seat 2 may answer any Action
+    f = int(C_FATE[c])
+    n = int(rec["c_deck_n"][f])
+    i = int(np.flatnonzero(rec["c_deck"][f, :n] == c)[0])
+    rec["c_deck"][f, i:n - 1] = rec["c_deck"][f, i + 1:n].copy()
+    rec["c_deck"][f, n - 1] = -1
+    rec["c_deck_n"][f] = n - 1
+    rec["c_hand"][2, c] = 1
+    act(states, TARGET_SEAT, DIRECTION + S, DIRECTION + S)
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 2
+    act(states, PASS, PASS)  # before the roll, before the damage: 2 + die >= 5 > 3 Life
+    assert not rec["alive"][1] and rec["gold"][0] == 0
+    assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 2
+    assert rec["stack"][0, 0] == K_ONSMITE and rec["stack"][0, 3] == NF + R["Crown of Grace"]
+    assert rec["life"][0] == 10
+    act(states, PASS)
+    assert rec["life"][0] == 13 and rec["phase"] == Phase.REINFORCE
+
 
 
 def test_end_of_raid_defenders_return_to_temple():

@@ -1,0 +1,58 @@
+"""Foretold: rearranging the Temple in the Marketplace Step (R24).
+
+The dealt T (R2): Treasury (cell 0, doorways E S), Entrance (1, N E S W), Sanctum (2, S W),
+Pathway (5, N S), Heart (9, N).
+"""
+
+from __future__ import annotations
+
+from fatezoo.envs.foretold import temple_is_legal
+from fatezoo.envs.foretold.state import CELL, MOVE_FROM, PLAY_GOLD, REARRANGE_CAP, Phase
+
+from .test_fate import quiet_market
+from .test_rules import F, T, act, place_tile, ready
+
+
+def moves(legal):
+    return {a - MOVE_FROM for a in legal if MOVE_FROM <= a < MOVE_FROM + 16}
+
+
+def test_rearrange_move_must_stay_legal():
+    # R24, R27: the Entrance never moves; the Pathway cannot move (the Heart hangs on it);
+    # the Heart may go under the Treasury (cell 4) or the Sanctum (cell 6), facing north
+    # (one rotation: applied without asking); the Treasury and the Sanctum may turn in place
+    states = quiet_market()
+    rec = states[0]
+    assert moves(ready(states)) == {0, 2, 9}
+    legal = act(states, MOVE_FROM + 9)
+    assert rec["phase"] == Phase.MOVE_CELL and rec["sel_cell"] == 9
+    assert {a - CELL for a in legal if CELL <= a < CELL + 16} == {4, 6}
+    act(states, CELL + 6)
+    assert rec["phase"] == Phase.MARKET and rec["sel_cell"] == -1 and rec["move_to"] == -1
+    assert rec["grid"][0, 6] == T["Heart"] and rec["rot"][0, 6] == 0 and rec["grid"][0, 9] == -1
+    assert rec["rearranged"] == 1
+    assert temple_is_legal(rec["grid"][0], rec["side"][0], rec["rot"][0])
+
+
+def test_rearrange_swap_two_tiles():
+    # R24: a deck Tile (A-side N S, rotation 2) under the Treasury; the Heart moves to its
+    # cell and the deck Tile goes to the Heart's cell unturned, under the Pathway
+    states = quiet_market()
+    rec = states[0]
+    place_tile(rec, 0, 4, "Gallery", rot=2)
+    act(states, MOVE_FROM + 9, CELL + 4)  # the Heart's one rotation: north
+    assert rec["grid"][0, 4] == T["Heart"] and rec["rot"][0, 4] == 0
+    assert rec["grid"][0, 9] == T["Gallery"] and rec["rot"][0, 9] == 2
+    assert rec["side"][0, 9] == 0 and rec["phase"] == Phase.MARKET
+    assert temple_is_legal(rec["grid"][0], rec["side"][0], rec["rot"][0])
+
+
+def test_rearrange_cap_per_marketplace_step():
+    # R24 designed cap: after REARRANGE_CAP moves no Tile is offered; the Step goes on
+    states = quiet_market()
+    rec = states[0]
+    for k in range(REARRANGE_CAP):
+        act(states, MOVE_FROM + (9 if k % 2 == 0 else 6), CELL + (6 if k % 2 == 0 else 9))
+    legal = ready(states)
+    assert rec["rearranged"] == REARRANGE_CAP and not moves(legal)
+    assert PLAY_GOLD + F["Guard"] in legal and rec["phase"] == Phase.MARKET
