@@ -446,7 +446,7 @@ def test_starting_tiles_both_sides():
     assert rules.temple_sum(rec, 0, T_STATIONS) == 5 and rules.temple_sum(rec, 0, ALTARS) == 2
 
 
-def test_tile_flip_searches_relic_deck():
+def test_flip_search_offers_the_kind_it_names():
     # R39: the Forge (flipped: search for a Sword) offers every Sword in the Relic Deck its
     # owner may take; taking another Fate's follows R20; the deck is shuffled after. The
     # Reliquary (any Fate Relic) offers only Fate Relics; passing takes nothing. With no
