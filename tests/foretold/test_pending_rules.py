@@ -170,6 +170,21 @@ def test_turn_steps_run_in_order():
     act(states, PASS)
     assert rec["turn_player"] == 0 and rec["turn"] == 2 and rec["phase"] == Phase.COVER_RELIC
     assert rec["f_party"][1].sum() == 5 and rec["gold"][1] == 1
+    # the start-of-turn check comes first: four Fate Relics of one Fate win before the Heal
+    # and the Reveal (R85)
+    states = market(2, p=1)
+    rec = states[0]
+    rec["side"][0, 0] = 1  # Altars: Sanctum, Treasury B, two Shrine Halls B
+    for cell in (4, 6):
+        place_tile(rec, 0, cell, "Shrine Hall", side=1)
+    place_tile(rec, 0, 8, "Healing Spring", side=1, rot=2)
+    for x in ("Crown", "Shield", "Shrine", "Sword"):
+        give_relic(rec, 0, f"{x} of Wisdom")
+    rec["life"][0] = 15
+    decks = int(rec["r_deck_n"]), int(rec["f_deck_n"])
+    finish_turn(states)
+    assert rec["terminated"] == 1 and rec["winner"] == 0 and rec["life"][0] == 15
+    assert (int(rec["r_deck_n"]), int(rec["f_deck_n"])) == decks
 
 
 def test_reveal_from_empty_decks_reveals_nothing():
