@@ -249,14 +249,16 @@ def check_mask_blind(game: str, num_players: int = 2, runs: int = 10) -> None:
 
 
 def fuzz(game: str, num_players: int = 2, games: int = 2000, seed: int = 0,
-         sample_rows: int = 8, **options) -> dict:
+         sample_rows: int = 4, **options) -> dict:
     """Play ``games`` random games on the batched core, checking invariants at every state.
 
-    Checked at every step: the player to act has a legal action; observations are finite,
-    float32 and inside [-1, 1]; masks are int8 0/1; step rewards sum to zero and add up
-    to the returns; the game ends within ``max_turns``; ``check_record`` (every card in
-    exactly one zone, fields in range) holds for ``sample_rows`` rows every step and for
-    every row at the end. Returns counts for the report.
+    Checked at every step, for every game still running (its final observation included):
+    the player to act has a legal action; observations are finite, float32 and inside
+    [-1, 1]; masks are int8 0/1; step rewards sum to zero and add up to the returns; the
+    game ends within ``max_turns``. ``check_record`` (every card in exactly one zone, fields
+    in range) holds for ``sample_rows`` running games every step, taken in turn so that
+    every game is visited throughout its play, and for every game at the end. Returns
+    counts for the report.
     """
     spec = get_spec(game)
     vec = get_module(game).vec(games, num_players=num_players, seed=seed, auto_reset=False,
@@ -266,14 +268,21 @@ def fuzz(game: str, num_players: int = 2, games: int = 2000, seed: int = 0,
     actions = np.empty(games, np.int64)
     returns = np.zeros((games, num_players), np.float64)
     done = np.zeros(games, bool)
+    rows = np.arange(games)  # the games whose current observation and mask are checked
     max_turns = vec.fields["max_turns"]
-    steps = 0
-    while not done.all():
+    steps = turn = 0
+    while True:
+        o, m = (obs, mask) if rows.size == games else (obs[rows], mask[rows])
+        assert mask.dtype == np.int8 and m.min() >= 0 and m.max() <= 1, \
+            f"{game}: mask not int8 0/1"
+        assert obs.dtype == np.float32, f"{game}: obs not float32"
+        lo, hi = o.min(), o.max()  # NaN propagates into both
+        assert np.isfinite(lo) and np.isfinite(hi), f"{game}: obs not finite"
+        assert lo >= -1 and hi <= 1, f"{game}: obs outside [-1, 1]"
+        if done.all():
+            break
         live = ~done
         assert (mask[live].sum(1) > 0).all(), f"{game}: a running game has an empty mask"
-        assert mask.dtype == np.int8 and ((mask == 0) | (mask == 1)).all()
-        assert obs.dtype == np.float32 and np.isfinite(obs).all(), f"{game}: obs not finite"
-        assert (obs >= -1).all() and (obs <= 1).all(), f"{game}: obs outside [-1, 1]"
         K.batch_random_actions(mask, rng, actions)
         actions[done] = -1
         obs, mask, _, rewards, term, trunc = vec.step(actions, copy=False)
@@ -283,8 +292,10 @@ def fuzz(game: str, num_players: int = 2, games: int = 2000, seed: int = 0,
         assert np.allclose(returns, vec.states["returns"][:, :num_players], atol=1e-4), \
             f"{game}: step rewards do not add up to the returns"
         assert (vec.states["turn"] <= max_turns).all(), f"{game}: game ran past max_turns"
-        for i in range(min(sample_rows, games)):
-            spec.check_record(vec.states[i])
+        rows = np.flatnonzero(live)
+        for j in range(min(sample_rows, rows.size)):
+            spec.check_record(vec.states[rows[(turn + j) % rows.size]])
+        turn += sample_rows
         done |= term | trunc
     for i in range(games):
         spec.check_record(vec.states[i])

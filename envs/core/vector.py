@@ -13,6 +13,8 @@ a proper distribution, and whatever action it gets (or -1) is ignored.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from . import kernels as K
@@ -20,6 +22,12 @@ from .rng import check_seed, rng_rows, seed_words
 from .session import load_records
 from .spec import GameSpec, IllegalActionError
 from .state import MAX_PLAYERS
+
+# Whether sys.getrefcount can tell that nothing outside the env holds an array (CPython with
+# its GIL: a temporary's count is exactly its one argument reference).
+_REFCOUNTS = (sys.implementation.name == "cpython" and getattr(sys, "_is_gil_enabled",
+                                                               lambda: True)()
+              and sys.getrefcount(np.empty(0)) == 1)
 
 
 class VecEnv:
@@ -55,6 +63,7 @@ class VecEnv:
             b, spec.num_actions, spec.obs_size, MAX_PLAYERS)
         self._actions = np.zeros(b, np.int64)
         self._obs_given = False  # self.obs was returned by step(copy=True): the caller owns it
+        self._pool = {"obs": [], "mask": []}  # arrays step(copy=True) handed out (see _fresh)
         self._seed = self._check_seed(seed)
         self._reset_next = None  # rows loaded as ended games, reset by the next auto-reset step
         self.started = False
@@ -180,7 +189,7 @@ class VecEnv:
             self._reset_next = None
         # every row's observation is encoded whole, so with copy=True the kernel writes
         # straight into the new array it returns (no second pass over B x D floats)
-        obs = np.empty_like(self.obs) if copy else self._obs_buffer()
+        obs = self._fresh("obs") if copy else self._obs_buffer()
         K.batch_step(self.states, acts, self.mask, obs, self._rewards,
                      self._term, self._trunc, self.auto_reset)
         self.obs, self._obs_given = obs, bool(copy)
@@ -189,9 +198,31 @@ class VecEnv:
         rewards = self._rewards[:, : self.num_players]
         term, trunc = self._term.view(bool), self._trunc.view(bool)
         if copy:
-            return (obs, self.mask.copy(), self.current_player, rewards.copy(),
-                    term.copy(), trunc.copy())
+            mask = self._fresh("mask")
+            np.copyto(mask, self.mask)
+            return (obs, mask, self.current_player, rewards.copy(), term.copy(), trunc.copy())
         return obs, self.mask, self.current_player, rewards, term, trunc
+
+    def _fresh(self, kind: str) -> np.ndarray:
+        """An array like ``self.obs`` or ``self.mask`` (``kind``) for ``step(copy=True)``.
+
+        One of the last two it handed out of this kind where nothing outside the env holds
+        it any more (no variable, view or tensor of the caller's: sys.getrefcount sees the
+        pool's slot, ``self.obs`` for the latest observation and the call's own argument),
+        else a new one. A caller keeping a step's arrays never sees them change; a caller
+        that drops them gets their memory back, which saves the page faults of a fresh
+        13 MB allocation per step (12-18% of a batched Fathoming step, one thread).
+        """
+        pool = self._pool[kind]
+        if _REFCOUNTS:
+            for k in range(len(pool)):
+                if sys.getrefcount(pool[k]) == 2 + (pool[k] is self.obs):
+                    return pool[k]
+        arr = np.empty_like(self.obs if kind == "obs" else self.mask)
+        pool.append(arr)
+        if len(pool) > 2:
+            del pool[0]
+        return arr
 
     def _obs_buffer(self) -> np.ndarray:
         """``self.obs`` to write into; a new one where step() handed the last one out."""
@@ -217,6 +248,7 @@ class VecEnv:
         for k in ("states", "obs", "mask", "_rewards", "_term", "_trunc", "_actions"):
             setattr(other, k, getattr(self, k).copy())
         other._obs_given = False
+        other._pool = {"obs": [], "mask": []}
         if self._reset_next is not None:
             other._reset_next = self._reset_next.copy()
         other.options = dict(self.options)
