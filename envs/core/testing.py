@@ -270,7 +270,7 @@ def fuzz(game: str, num_players: int = 2, games: int = 2000, seed: int = 0,
     done = np.zeros(games, bool)
     rows = np.arange(games)  # the games whose current observation and mask are checked
     max_turns = vec.fields["max_turns"]
-    steps = turn = 0
+    steps = offset = 0  # offset: where this step's check_record rows start among the running games
     while True:
         o, m = (obs, mask) if rows.size == games else (obs[rows], mask[rows])
         assert mask.dtype == np.int8 and m.min() >= 0 and m.max() <= 1, \
@@ -294,8 +294,8 @@ def fuzz(game: str, num_players: int = 2, games: int = 2000, seed: int = 0,
         assert (vec.states["turn"] <= max_turns).all(), f"{game}: game ran past max_turns"
         rows = np.flatnonzero(live)
         for j in range(min(sample_rows, rows.size)):
-            spec.check_record(vec.states[rows[(turn + j) % rows.size]])
-        turn += sample_rows
+            spec.check_record(vec.states[rows[(offset + j) % rows.size]])
+        offset += sample_rows
         done |= term | trunc
     for i in range(games):
         spec.check_record(vec.states[i])
