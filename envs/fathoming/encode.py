@@ -9,6 +9,7 @@ lists), so ``opp_unseen`` counts the opponent's cards the viewer has not seen by
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN
@@ -33,6 +34,7 @@ from .rules import (
     divine_cost,
     hand_cost_if,
     hand_sources,
+    kind_in,
     new_props,
     props_key_matches,
 )
@@ -127,6 +129,13 @@ O_PROGRESS = OBS.start("progress")
 OBS_SIZE = OBS.size
 STATE_SIZE = OBS_SIZE
 SEAT_STRIDE = SLOTS * W_SIZE
+# the copy counts (a third per copy, at most 1): the per-card loops add THIRD in float32
+# with no clamp, one pass at the end clamps the two count ranges below to 1. Same bytes as
+# clamping after every copy: 1 and 2 copies give f32(1/3) and f32(2/3) either way (2 *
+# f32(1/3) is exact), 3 copies reach exactly 1.0 and more only go above it.
+THIRD = np.float32(1.0 / 3.0)
+assert (O_DECK, O_OPPKNOWN, O_UNSEEN, O_DISCARD) == tuple(O_DECK + K * i for i in range(4))
+COUNTS_END = O_DISCARD + 2 * K
 
 
 @njit(cache=True)
@@ -206,45 +215,47 @@ def _encode(rec, viewer, omniscient, out, props, cls):
         z = DISC0 + s
         o = O_DISCARD + j * K
         for i in range(zn[z]):
-            c = int(zone[z, i])
-            kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
-            out[o + kd] = _c(out[o + kd] + 1.0 / 3.0)
+            out[o + kind_in(dl, zone[z, i])] += THIRD
         if search[s] >= 0:
             out[O_SEARCH + j * K + int(search[s])] = 1.0
     out[O_FIRST] = 1.0 if rec["first"] == v else 0.0
     out[O_MYTURN] = 1.0 if mine else 0.0
     out[O_TEMP] = (TEMP_CAP - rec["temp_n"]) / float(TEMP_CAP)
     out[O_ROLL] = _c(rec["last_roll"] / 6.0)
-    # own hand, its costs, own deck contents
+    # own hand, its costs, own deck contents (card ids index ``known`` unsigned: they are
+    # 0..79, and an unsigned index has no negative-index wraparound)
     z = HAND0 + v
     hs = hand_sources(rec)
     for i in range(zn[z]):
-        c = int(zone[z, i])
-        kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
+        kd = kind_in(dl, zone[z, i])
         if out[O_HAND + kd] == 0.0:  # a kind's cost once, not once per copy (same value)
             out[O_HCOST + kd] = _c(hand_cost_if(rec, v, kd, hs) / 10.0)
-        out[O_HAND + kd] = _c(out[O_HAND + kd] + 1.0 / 3.0)
+        out[O_HAND + kd] += THIRD
     z = DECK0 + v
     for i in range(zn[z]):
-        c = int(zone[z, i])
+        c = np.uintp(zone[z, i])
         if known[v, c] >= IN_ZONE:
-            kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
-            out[O_DECK + kd] = _c(out[O_DECK + kd] + 1.0 / 3.0)
+            out[O_DECK + kind_in(dl, c)] += THIRD
     # the opponent's hand: seen cards; their unseen cards (hand and deck) by kind
     z = HAND0 + q
     for i in range(zn[z]):
-        c = int(zone[z, i])
-        kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
+        c = np.uintp(zone[z, i])
+        kd = kind_in(dl, c)
         if omniscient or known[v, c] == KNOWN:
-            out[O_OPPKNOWN + kd] = _c(out[O_OPPKNOWN + kd] + 1.0 / 3.0)
+            out[O_OPPKNOWN + kd] += THIRD
         else:
-            out[O_UNSEEN + kd] = _c(out[O_UNSEEN + kd] + 1.0 / 3.0)
+            out[O_UNSEEN + kd] += THIRD
     z = DECK0 + q
     for i in range(zn[z]):
-        c = int(zone[z, i])
+        c = np.uintp(zone[z, i])
         if known[v, c] != KNOWN:
-            kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
-            out[O_UNSEEN + kd] = _c(out[O_UNSEEN + kd] + 1.0 / 3.0)
+            out[O_UNSEEN + kind_in(dl, c)] += THIRD
+    for i in range(O_HAND, O_HAND + K):  # the counts' clamp (see THIRD)
+        if out[i] > 1.0:
+            out[i] = 1.0
+    for i in range(O_DECK, COUNTS_END):
+        if out[i] > 1.0:
+            out[i] = 1.0
     # the fields
     attacks = rec["attacks"]
     for j in range(2):
@@ -257,7 +268,7 @@ def _encode(rec, viewer, omniscient, out, props, cls):
             o = O_WARRIORS + j * SEAT_STRIDE + k * W_SIZE
             w = int(zone[z, 0])
             out[o + W_PRESENT] = 1.0
-            out[o + W_KIND + int(dl[w // DECK_SIZE, w % DECK_SIZE])] = 1.0
+            out[o + W_KIND + kind_in(dl, w)] = 1.0
             out[o + W_ATK] = _c(props[s, k, P_ATK] / 10.0)
             out[o + W_HP] = _c(props[s, k, P_HP] / 10.0)
             out[o + W_DMG] = _c(dmg[w] / 10.0)
@@ -272,8 +283,7 @@ def _encode(rec, viewer, omniscient, out, props, cls):
                 if (cm >> b) & 1:
                     out[o + W_CLASSES + b] = 1.0
             for i in range(1, m):
-                c = int(zone[z, i])
-                kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
+                kd = kind_in(dl, zone[z, i])
                 out[o + W_ITEMS + kd] = _c(out[o + W_ITEMS + kd] + 1.0 / 3.0)
     pv = int(zone[PTER0 + v, 0]) if zn[PTER0 + v] > 0 else -1
     pq = int(zone[PTER0 + q, 0]) if zn[PTER0 + q] > 0 else -1
@@ -286,7 +296,7 @@ def _encode(rec, viewer, omniscient, out, props, cls):
         if c < 0:
             continue
         o = O_TERRAINS + j * TR_SIZE
-        kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
+        kd = kind_in(dl, c)
         out[o + TR_PRESENT] = 1.0
         out[o + TR_KIND + kd] = 1.0
         out[o + TR_HP] = _c(HEALTH[kd] / 10.0)

@@ -191,6 +191,18 @@ def kind_of(rec, c):
     return int(rec["deck_list"][c // DECK_SIZE, c % DECK_SIZE])
 
 
+@njit(cache=True, inline="always")
+def kind_in(dl, c):
+    """``dl[c // 40, c % 40]``: the kind of card ``c`` (0 <= c < 80) in ``rec["deck_list"]``.
+
+    Hot (every card the key check, the observation and the legal actions read): unsigned
+    arithmetic, so no sign fix-ups of the division and no negative-index wraparound.
+    """
+    u = np.uintp(c)
+    r = u // np.uintp(DECK_SIZE)
+    return int(dl[r, u - r * np.uintp(DECK_SIZE)])
+
+
 @njit(cache=True)
 def warrior_at(rec, s, k):
     """The Warrior card in slot ``k`` of seat ``s``, or -1."""
@@ -345,12 +357,14 @@ def _temps(rec, t, tn, props, cls, layer, first, specific):
 
 
 @njit(cache=True)
-def _layers(rec, props, cls, wk, first):
+def _layers(rec, props, cls, first):
     """Apply every effect weakest layer first (R40).
 
     Global Terrain, Personal Terrains, Warriors with their Items, Action cards; inside a
     layer the non-active player's sources first, slots in order, wide effects before
-    SELF/EQUIPPED ones. ``wk[s, k]``: the kind of the Warrior in each slot, -1 none.
+    SELF/EQUIPPED ones. ``cls[s, k] < 0`` marks an empty slot (compute_props; no effect
+    changes a class mask), so the Warrior kinds are read from the record, not from an
+    array allocated per computation.
     Hot: the record's arrays are read once here (a record field read inside a loop costs
     a reference-count call pair per read).
     """
@@ -377,17 +391,15 @@ def _layers(rec, props, cls, wk, first):
         for j in range(2):
             s = 1 - a if j == 0 else a
             for k in range(SLOTS):
-                kd = wk[s, k]
-                if kd < 0:
+                if cls[s, k] < 0:
                     continue
+                z = SLOT0 + SLOTS * s + k
+                kd = kind_in(dl, zone[z, 0])
                 _card_statics(props, cls, kd, s, s, k, first, specific)
                 if first or props[s, k, P_ITEMS_ACTIVE] <= 0:
                     continue
-                z = SLOT0 + SLOTS * s + k
                 for i in range(1, zn[z]):
-                    c = int(zone[z, i])
-                    _card_statics(props, cls, int(dl[c // DECK_SIZE, c % DECK_SIZE]), s, s, k,
-                                  first, specific)
+                    _card_statics(props, cls, kind_in(dl, zone[z, i]), s, s, k, first, specific)
         _temps(rec, t, tn, props, cls, 2, first, specific)
     _temps(rec, t, tn, props, cls, 3, first, False)
     _temps(rec, t, tn, props, cls, 3, first, True)
@@ -402,7 +414,6 @@ def compute_props(rec, props, cls):
     ITEMS_ACTIVE pass is skipped when no card in play or temporary effect touches it
     (it could change nothing).
     """
-    wk = np.empty((2, SLOTS), np.int64)
     any_ia = False
     zn = rec["zone_n"]
     zone = rec["zone"]
@@ -410,7 +421,6 @@ def compute_props(rec, props, cls):
     for s in range(2):
         for k in range(SLOTS):
             z = SLOT0 + SLOTS * s + k
-            wk[s, k] = -1
             for q in range(NUM_PROPS):
                 props[s, k, q] = 0
             cls[s, k] = -1
@@ -418,7 +428,6 @@ def compute_props(rec, props, cls):
                 continue
             w = int(zone[z, 0])
             kd = int(dl[w // DECK_SIZE, w % DECK_SIZE])
-            wk[s, k] = kd
             props[s, k, P_ATK] = ATTACK[kd]
             props[s, k, P_HP] = HEALTH[kd]
             props[s, k, P_ATK_COST] = ATTACK_COST[kd]
@@ -440,7 +449,7 @@ def compute_props(rec, props, cls):
         if temp[i, T_PROP] == P_ITEMS_ACTIVE:
             any_ia = True
     if any_ia:
-        _layers(rec, props, cls, wk, True)
+        _layers(rec, props, cls, True)
     # Medallions (R46): the union of the active Medallions' classes
     for s in range(2):
         for k in range(SLOTS):
@@ -454,7 +463,7 @@ def compute_props(rec, props, cls):
                 mask |= MED_CLS[int(dl[c // DECK_SIZE, c % DECK_SIZE])]
             if mask != 0:
                 cls[s, k] = mask
-    _layers(rec, props, cls, wk, False)
+    _layers(rec, props, cls, False)
     for s in range(2):
         for k in range(SLOTS):
             if cls[s, k] < 0:
@@ -489,7 +498,7 @@ def props_key_matches(rec):
             return False
         for i in range(m):
             c = int(zone[z, i])
-            if key[o + 1 + i] != c * 256 + int(dl[c // DECK_SIZE, c % DECK_SIZE]):
+            if key[o + 1 + i] != c * 256 + kind_in(dl, c):
                 return False
     tn = int(rec["temp_n"])
     if tn < 0 or tn > TEMP_CAP:
@@ -517,7 +526,7 @@ def _store_key(rec):
         key[o] = m
         for i in range(m):
             c = int(zone[z, i])
-            key[o + 1 + i] = c * 256 + int(dl[c // DECK_SIZE, c % DECK_SIZE])
+            key[o + 1 + i] = c * 256 + kind_in(dl, c)
     temp = rec["temp"]
     for i in range(min(max(int(rec["temp_n"]), 0), TEMP_CAP)):
         for f in range(TEMP_W):
@@ -573,26 +582,47 @@ def _hand_effects(kind, src_kind, sel_ok, cost):
 
 @njit(cache=True)
 def hand_sources(rec):
-    """Whether any card in play has a CONSTANT Summon Cost effect on hands (HAND_SRC)."""
+    """The board zones whose card has a CONSTANT Summon Cost effect on hands (HAND_SRC).
+
+    A bit mask: bit ``z`` set when zone ``z`` (a Personal Terrain, the Global Terrain or a
+    Warrior slot; the card at position 0, Items never have a hand effect of their own
+    here) holds such a card; 0 when none does.
+    """
     zn = rec["zone_n"]
     zone = rec["zone"]
     dl = rec["deck_list"]
-    # zones PTER0..: both Personal Terrains, the Global Terrain, every Warrior slot (the
-    # card at position 0 of each; Items never have a hand effect of their own here)
+    bits = 0
     for z in range(PTER0, SLOT0 + 2 * SLOTS):
-        if zn[z] > 0:
-            c = int(zone[z, 0])
-            if HAND_SRC[int(dl[c // DECK_SIZE, c % DECK_SIZE])]:
-                return True
-    return False
+        if zn[z] > 0 and HAND_SRC[kind_in(dl, zone[z, 0])]:
+            bits |= 1 << z
+    return bits
 
 
 @njit(cache=True, inline="always")
 def hand_cost_if(rec, p, kind, sources):
-    """:func:`hand_cost`, skipping the board when ``sources`` (:func:`hand_sources`) is False."""
-    if sources:
-        return hand_cost(rec, p, kind)
-    return max(0, divine_cost(rec, p) if DIVINE[kind] else COST[kind])
+    """:func:`hand_cost` given ``sources`` (:func:`hand_sources`): only those zones are read.
+
+    The same sources in the same order as :func:`hand_cost` (whose zones without a
+    source change nothing); with no source on the board it is the printed cost.
+    """
+    cost = divine_cost(rec, p) if DIVINE[kind] else COST[kind]
+    if sources == 0:
+        return max(0, cost)
+    zone = rec["zone"]
+    dl = rec["deck_list"]
+    if (sources >> GLOBAL_Z) & 1:
+        g = int(zone[GLOBAL_Z, 0])
+        cost = _hand_effects(kind, kind_in(dl, g), g // DECK_SIZE == p, cost)
+    if (sources >> (PTER0 + p)) & 1:
+        cost = _hand_effects(kind, kind_in(dl, zone[PTER0 + p, 0]), True, cost)
+    a = int(rec["turn_player"])
+    for j in range(2):
+        s = 1 - a if j == 0 else a
+        for k in range(SLOTS):
+            z = SLOT0 + SLOTS * s + k
+            if (sources >> z) & 1:
+                cost = _hand_effects(kind, kind_in(dl, zone[z, 0]), s == p, cost)
+    return max(0, cost)
 
 
 @njit(cache=True)
@@ -1505,8 +1535,7 @@ def legal_mask(rec, mask):
     zone = rec["zone"]
     dl = rec["deck_list"]  # hot: the record's arrays read once, not per card
     for i in range(rec["zone_n"][z]):
-        c = int(zone[z, i])
-        kind = int(dl[c // DECK_SIZE, c % DECK_SIZE])
+        kind = kind_in(dl, zone[z, i])
         if mask[PLAY + kind]:
             continue
         if hand_cost_if(rec, p, kind, hs) > energy or (HAS_TEMP[kind] and not room):
