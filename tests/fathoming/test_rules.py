@@ -536,6 +536,33 @@ def test_costs_never_below_zero():
     assert g.legal("attack with warrior 0")  # with 0 Energy
 
 
+def test_hand_costs_read_every_hand_source_on_the_board():
+    # Moonlit Glade (Global, player_1's): Pixies cost 1 less for both players; Quarry and
+    # Goblin Warren (Personal) and Drakeling (Warrior): only their controller's hand. The
+    # legal mask and the observation read the sources found once per call
+    # (rules.hand_sources, a bit per zone); play_card pays rules.hand_cost
+    names = ["Glimmer Sprite", "Pebble Golem", "Cinder Whelp", "Goblin Sneak", "Village Guard"]
+    g = Game(deck("Quarry", "Drakeling", *names),
+             deck("Moonlit Glade", "Goblin Warren", "Drakeling", *names))
+    g.arrange(hands=(names, names), warriors=(["Drakeling"], ["Drakeling"]),
+              personal=("Quarry", "Goblin Warren"), global_=("Moonlit Glade", 1))
+    want = {0: [0, 1, 1, 1, 2], 1: [0, 2, 1, 0, 2]}  # printed 1, 2, 2, 1, 2
+    sources = rules.hand_sources(g.r)
+    for p in range(2):
+        kinds = [KIND_BY_NAME[n] for n in names]
+        assert [rules.hand_cost_if(g.r, p, k, sources) for k in kinds] == want[p]
+        assert [rules.hand_cost(g.r, p, k) for k in kinds] == want[p]
+        obs = np.zeros(SPEC.obs_size, np.float32)
+        K.encode_one(g.states, 0, p, obs)
+        assert OBS.view(obs, "hand_cost")[kinds].tolist() == [
+            np.float32(c / 10.0) for c in want[p]]
+        assert OBS.view(obs, "hand")[kinds].tolist() == [np.float32(1.0 / 3.0)] * 5
+    # no source on the board: the printed costs
+    g.arrange(hands=(names, names), warriors=(["Village Guard"], ["Wolf Pup"]))
+    assert rules.hand_sources(g.r) == 0
+    assert [rules.hand_cost_if(g.r, 0, KIND_BY_NAME[n], 0) for n in names] == [1, 2, 2, 1, 2]
+
+
 def test_no_warriors_at_end_of_turn_gives_opponent_loot_from_second_turn():
     g = Game()
     g.arrange(warriors=([], ["Wolf Pup"]), done=(0, 0), first=0)
