@@ -549,7 +549,7 @@ SPEC = GameSpec(
     kernels=Kernels(reset=rules.reset_game, apply=shaping.apply_shaped,
                     legal=rules.legal_mask,
                     encode=encode, encode_state=encode_state,
-                    determinize=rules.determinize_record, evaluate=rules.evaluate),
+                    determinize=rules.determinize_record, evaluate=shaping.evaluate),
     determinize=determinize,
     default_max_turns=200,
     heuristic=heuristic_actions,

@@ -222,6 +222,27 @@ def potential(rec, s):
 
 
 @njit(cache=True)
+def evaluate(rec, values):
+    """ISMCTS's value of a rollout cut short: each seat's potential minus the others' mean.
+
+    The same potential as the shaping (one measure of progress for training and search),
+    in [-0.95, 0.95] before the game ends (a win scores +1, so it stays above any
+    progress); a game that ended scores its returns.
+    """
+    n = rec["num_players"]
+    if rec["terminated"]:
+        for p in range(n):
+            values[p] = rec["returns"][p]
+        return
+    total = 0.0
+    for p in range(n):
+        values[p] = potential(rec, p)
+        total += values[p]
+    for p in range(n):
+        values[p] = values[p] - (total - values[p]) / (n - 1.0)
+
+
+@njit(cache=True)
 def _pot(rec, s):
     return potential(rec, s) if s < rec["num_players"] else 0.0
 

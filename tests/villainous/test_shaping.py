@@ -13,7 +13,7 @@ import pytest
 from fatezoo.envs import villainous
 from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core.rng import rng_rows
-from fatezoo.envs.villainous.shaping import SHAPING_SCALE, potential
+from fatezoo.envs.villainous.shaping import SHAPING_SCALE, evaluate, potential
 from fatezoo.envs.villainous.state import HAND, LOC0, LOCATION, PASS, SLOT, SUCC
 
 from .helpers import Game, vc
@@ -185,6 +185,29 @@ def test_score_truncation_adds_nothing():
     g.act(SLOT + 0, PASS)  # Power 0 -> 2, then the turn ends: truncated
     assert g.r["truncated"] and not g.r["terminated"]
     close(returns(g), [0.01, -0.01])
+
+
+def test_evaluate_is_the_potential_minus_the_mean_of_the_others():
+    """ISMCTS's cut-off values: the shaping's potential, relative; a finished game its returns."""
+    g = Game(n=3, villains=["ratigan", "scar", "scar"])
+    g.r["locked"][0, 3] = 0
+    g.put_v(0, "Gears", LOC0)
+    g.put_v(0, "Gears", LOC0 + 1)
+    hand(g, 0, "The Robot Queen", "Devious", "Devious", "Extravagant")
+    hand(g, 1, "Whisper", "Whisper", "Whisper", "Ed")
+    hand(g, 2, "Whisper", "Whisper", "Whisper", "Ed")
+    g.r["power"][:3] = [11, 0, 5]
+    values = np.zeros(6)
+    evaluate(g.r, values)
+    # Ratigan: unlocked 0.2 + Gears 4/10 * 0.2 + Power 11/11 * 0.3 = 0.58; Scars: Power
+    # 0 and 5/5 * 0.05
+    p = [0.58, 0.0, 0.05]
+    close(values[:3], [p[0] - (p[1] + p[2]) / 2, p[1] - (p[0] + p[2]) / 2,
+                       p[2] - (p[0] + p[1]) / 2])
+    g.r["terminated"] = 1  # an ended game scores its returns, whatever the potentials
+    g.r["returns"][:3] = [-0.5, 1.0, -0.5]
+    evaluate(g.r, values)
+    close(values[:3], [-0.5, 1.0, -0.5])
 
 
 def test_score_potential_reads_only_public_state():
