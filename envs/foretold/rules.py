@@ -180,6 +180,14 @@ R_USABLE = np.array([R_WHEN[r] == W_USE and PLAYABLE[R_EFFECT[r]] and
                      R_TIMING[r] in (TM_ANY, TM_OWN, TM_FIGHT, TM_DICE) for r in range(NR)],
                     np.int64)
 RECALL_CAP = 10
+# R87: the Fatesworn-symbol Fate card types (fate "all", one copy per Fate Deck): C_SYM[k] is
+# the bit of type k in c_sym (which deck's copy a seat holds), -1 for every other type
+C_SYM = np.full(NC, -1, np.int64)
+_j = 0
+for _k in range(NC):
+    if C_FATE[_k] == 4:
+        C_SYM[_k] = _j
+        _j += 1
 
 
 def _passive(when, effect, a, name, on=W_PASSIVE):
@@ -456,6 +464,8 @@ def reset_game(rec):
             rec["r_owned"][p, r] = 0
         for k in range(NC):
             rec["c_hand"][p, k] = 0
+        for f in range(4):
+            rec["c_sym"][p, f] = 0
         for c in range(CELLS):
             rec["grid"][p, c] = -1
             rec["side"][p, c] = 0
@@ -727,6 +737,8 @@ def eliminate(rec, q):
     for k in range(NC):
         rec["c_discard"][k] += rec["c_hand"][q, k]
         rec["c_hand"][q, k] = 0
+    for f in range(4):
+        rec["c_sym"][q, f] = 0
     if living(rec) == 1:
         for p in range(rec["num_players"]):
             if rec["alive"][p]:
@@ -1011,6 +1023,22 @@ def draw_fate(rec, p, f):
         k = int(rec["c_deck"][f, rec["c_deck_n"][f]])
         rec["c_deck"][f, rec["c_deck_n"][f]] = -1
         rec["c_hand"][p, k] += 1
+        if C_SYM[k] >= 0:
+            rec["c_sym"][p, f] |= 1 << C_SYM[k]  # the deck the copy came from (R87)
+
+
+@njit(cache=True)
+def drop_symbol(rec, p, k):
+    """A Fatesworn-symbol card ``k`` leaves ``p``'s hand: the copy of the lowest deck goes.
+
+    Copies are interchangeable in play; the one played shows which deck it came from.
+    """
+    if C_SYM[k] < 0:
+        return
+    for f in range(4):
+        if rec["c_sym"][p, f] >> C_SYM[k] & 1:
+            rec["c_sym"][p, f] &= ~(1 << C_SYM[k])
+            return
 
 
 @njit(cache=True)
@@ -1418,6 +1446,7 @@ def push_play(rec, p, play, target):
     stack, top = rec["stack"], rec["stack_n"]
     if play < NC:
         rec["c_hand"][p, play] -= 1
+        drop_symbol(rec, p, play)
         if p == rec["turn_player"]:
             rec["waive"] = 0  # the waiver is spent by the next Fate card (R72)
         i = stack_push(stack, top, K_FATE, p)
@@ -2935,8 +2964,8 @@ def determinize_record(rec, viewer, words):
     """Resample what ``viewer`` cannot see, from what they saw only; reseed the RNG.
 
     Each opponent's Temple / Raiding Party / Reinforce split (sizes kept), opponents' Fate
-    hands (per Fate Deck, sizes kept), every deck order, and opponents' unflipped deck
-    Tiles (their B-sides, with the Tile Deck).
+    hands (per Fate Deck they drew from, sizes kept), every deck order, and opponents'
+    unflipped deck Tiles (their B-sides, with the Tile Deck).
     """
     rng = np.zeros(4, np.int64)
     for i in range(4):
@@ -2959,37 +2988,14 @@ def determinize_record(rec, viewer, words):
             rec["f_temple"][q, t] = out[0, t]
             rec["f_party"][q, t] = out[1, t]
             rec["f_pool"][q, t] = out[2, t]
-    # Fatesworn-symbol cards (fate "all", one copy per deck, R87): the opponents' and the
-    # decks' are dealt again among them first (each holder keeps how many it has)
-    pool = np.zeros(NC, np.int64)
-    hs = np.zeros(MAX_P + 4, np.int64)
-    for q in range(n):
-        if q != viewer:
-            for k in range(NC):
-                if C_FATE[k] == 4:
-                    pool[k] += rec["c_hand"][q, k]
-                    hs[q] += rec["c_hand"][q, k]
-    for f in range(4):
-        for i in range(rec["c_deck_n"][f]):
-            k = rec["c_deck"][f, i]
-            if C_FATE[k] == 4:
-                pool[k] += 1
-                hs[MAX_P + f] += 1
-    alls = _shuffle_counts(pool, hs, MAX_P + 4, rng)
-    for q in range(n):
-        if q != viewer:
-            for k in range(NC):
-                if C_FATE[k] == 4:
-                    rec["c_hand"][q, k] = alls[q, k]
-    # Fate hands: per Fate Deck, the deck and the opponents' cards of its Fate
+    # Fate hands, per Fate Deck: the deck and the opponents' cards drawn from it (the
+    # deck a card came from is public, R87: its Fate, or c_sym for a Fatesworn-symbol card)
+    # are dealt again, each opponent keeping how many it drew from that deck
     for f in range(4):
         pool = np.zeros(NC, np.int64)
         hs = np.zeros(MAX_P + 1, np.int64)
         for i in range(rec["c_deck_n"][f]):
-            if C_FATE[rec["c_deck"][f, i]] != 4:
-                pool[rec["c_deck"][f, i]] += 1
-        for k in range(NC):
-            pool[k] += alls[MAX_P + f, k]
+            pool[rec["c_deck"][f, i]] += 1
         for q in range(n):
             if q == viewer:
                 continue
@@ -2997,16 +3003,23 @@ def determinize_record(rec, viewer, words):
                 if C_FATE[k] == f:
                     pool[k] += rec["c_hand"][q, k]
                     hs[q] += rec["c_hand"][q, k]
+                elif C_SYM[k] >= 0 and rec["c_sym"][q, f] >> C_SYM[k] & 1:
+                    pool[k] += 1
+                    hs[q] += 1
         hs[MAX_P] = rec["c_deck_n"][f]
         out = _shuffle_counts(pool, hs, MAX_P + 1, rng)
         for q in range(n):
             if q == viewer:
                 continue
+            bits = 0
             for k in range(NC):
                 if C_FATE[k] == f:
                     rec["c_hand"][q, k] = out[q, k]
-                elif C_FATE[k] == 4:
-                    rec["c_hand"][q, k] += out[q, k]
+                elif C_SYM[k] >= 0:
+                    rec["c_hand"][q, k] += out[q, k] - (rec["c_sym"][q, f] >> C_SYM[k] & 1)
+                    if out[q, k] > 0:
+                        bits |= 1 << C_SYM[k]
+            rec["c_sym"][q, f] = bits
         m = 0
         for k in range(NC):
             for _ in range(out[MAX_P, k]):

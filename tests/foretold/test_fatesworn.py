@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fatezoo.envs.foretold import check_record, rules
+from fatezoo.envs.foretold import check_record, determinize, rules
 from fatezoo.envs.foretold.cards import (
     C_COPIES,
     C_FATE,
@@ -49,6 +49,8 @@ def give_card(rec, p, name):
             rec["c_deck"][f, n - 1] = -1
             rec["c_deck_n"][f] = n - 1
             rec["c_hand"][p, c] += 1
+            if C_FATE[c] == 4:
+                rec["c_sym"][p, f] |= 1 << int(rules.C_SYM[c])  # deck f's copy
             return
     raise AssertionError(f"{name} is in no Fate Deck")
 
@@ -196,3 +198,81 @@ def test_fatesworn_symbol_counts_as_every_fate():
     give_card(rec, 0, "Patronage")
     act(states, PLAY_FATE + C["Patronage"])
     assert rec["gold"][0] == 4 + 2
+
+
+def _thin_deck(rec, f, keep):
+    """Fate Deck ``f`` keeps only the card types in ``keep`` (one each); the rest go to the
+    shared Fate discard."""
+    n = int(rec["c_deck_n"][f])
+    left = []
+    for k in rec["c_deck"][f, :n].tolist():
+        if k in keep and k not in left:
+            left.append(k)
+        else:
+            rec["c_discard"][k] += 1
+    rec["c_deck"][f, :] = -1
+    rec["c_deck"][f, :len(left)] = left
+    rec["c_deck_n"][f] = len(left)
+
+
+def test_determinize_deals_hands_by_deck_drawn_from():
+    # R87, section 14: seat 1 drew Oath of the Fates (the symbol) from the Chaos deck, which
+    # now holds only Fury. Seat 0 knows that seat 1 holds one card from the Chaos deck, not
+    # which: resampled for seat 0, seat 1 holds Oath or Fury (the other in the deck), never
+    # a card of another deck (the Fatesworn count is not kept: the old leak)
+    states = fs_market()
+    rec = states[0]
+    give_card(rec, 1, "Oath of the Fates")
+    assert rec["c_sym"][1].tolist() == [1 << int(rules.C_SYM[C["Oath of the Fates"]]), 0, 0, 0]
+    _thin_deck(rec, 0, {C["Fury"]})
+    check_record(rec)
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(40):
+        world = rec.copy()
+        determinize(world, 0, rng)
+        check_record(world)
+        hand = world["c_hand"][1]
+        assert hand.sum() == 1 and world["c_deck_n"].tolist() == rec["c_deck_n"].tolist()
+        held = C_NAMES[int(np.flatnonzero(hand)[0])]
+        other = C_NAMES[int(world["c_deck"][0, 0])]
+        assert {held, other} == {"Oath of the Fates", "Fury"}
+        sym = 1 << int(rules.C_SYM[C["Oath of the Fates"]]) if held != "Fury" else 0
+        assert world["c_sym"][1].tolist() == [sym, 0, 0, 0]
+        assert (world["c_hand"][0] == rec["c_hand"][0]).all()
+        seen.add(held)
+    assert seen == {"Oath of the Fates", "Fury"}
+    # resampled for seat 1 (its own hand known), nothing of seat 1 moves
+    world = rec.copy()
+    determinize(world, 1, rng)
+    assert (world["c_hand"][1] == rec["c_hand"][1]).all()
+    assert (world["c_sym"] == rec["c_sym"]).all()
+
+
+def test_symbol_copy_follows_the_card():
+    # R87: a drawn symbol card records its deck; played, the copy of the lowest deck goes;
+    # a record whose c_sym disagrees with the hand is refused
+    states = fs_market(gold=6)
+    rec = states[0]
+    oath = C["Oath of the Fates"]
+    bit = 1 << int(rules.C_SYM[oath])
+    _thin_deck(rec, 2, {oath})
+    _thin_deck(rec, 3, {oath})
+    act(states, FATE_DECK + 3)
+    act(states, FATE_DECK + 2)
+    assert rec["c_hand"][0, oath] == 2 and rec["c_sym"][0].tolist() == [0, 0, bit, bit]
+    rec["life"][0] = 10  # Oath heals (any timing; Relic Cost 1: the Crucible pays it)
+    give_relic(rec, 0, "Crucible of the Fates")
+    act(states, PLAY_FATE + oath)
+    assert rec["c_hand"][0, oath] == 1 and rec["c_sym"][0].tolist() == [0, 0, 0, bit]
+    check_record(rec)
+    bad = rec.copy()
+    bad["c_sym"][0, 3] = 0
+    with pytest.raises(ValueError, match="once per deck copy held"):
+        check_record(bad)
+    bad = rec.copy()
+    bad["c_sym"][0, 0] = bit  # deck 0's Oath, which is still in deck 0
+    bad["c_hand"][0, oath] = 2
+    bad["c_discard"][oath] -= 1
+    with pytest.raises(ValueError, match="its one copy of symbol type"):
+        check_record(bad)
