@@ -141,6 +141,7 @@ TARGET_SEAT = SPACE.offset("target_seat")
 DIRECTION = SPACE.offset("direction")
 SPOT = SPACE.offset("spot")
 RETREAT = SPACE.offset("retreat")
+CANCEL = SPACE.offset("cancel")  # back one step; in a window or a round: decline (R70)
 PASS = SPACE.offset("pass")
 NUM_ACTIONS = SPACE.size
 ACTION_NAMES = SPACE.names
