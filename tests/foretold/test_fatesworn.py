@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fatezoo.envs.foretold import check_record, determinize, rules
+from fatezoo.envs.foretold import SPEC, check_record, determinize, rules
 from fatezoo.envs.foretold.cards import (
     C_COPIES,
     C_FATE,
@@ -276,3 +276,29 @@ def test_symbol_copy_follows_the_card():
     bad["c_discard"][oath] -= 1
     with pytest.raises(ValueError, match="its one copy of symbol type"):
         check_record(bad)
+
+
+def test_render_shows_fatesworn_content():
+    # the views show the option's content: the Decrees in force (R88), the Fatesworn symbol
+    # (R89) as a star, and an opponent's hand per Fate Deck drawn from (public, R87)
+    states = fs_market()
+    rec = states[0]
+    on_pile(rec, 0, "Herald")
+    on_pile(rec, 1, "Magistrate")
+    give_card(rec, 1, "Oath of the Fates")
+    give_card(rec, 1, "Mend")  # Grace
+    give_relic(rec, 1, "Crucible of the Fates")
+    check_record(rec)
+    mine = SPEC.render_ansi(rec, 1).splitlines()
+    theirs = SPEC.render_ansi(rec, 0).splitlines()
+    assert mine[-1] == theirs[-1] == \
+        "fatesworn: decrees Herald (Tile price +1), Magistrate (Fate card price -1)"
+    assert " H:Mend,OathotF* " in mine[2] and " R:CrucotF* " in mine[2]
+    assert " H2=1/1/0/0 " in theirs[2] and "Mend" not in theirs[2]
+    assert mine[-2].startswith("rows F Guar/Hera|Guar/Magi|") and theirs[-2] == mine[-2]
+    svg = SPEC.render_svg(rec, 0)
+    assert "fatesworn: decrees Herald (Tile price +1), Magistrate (Fate card price -1)" in svg
+    assert "H2=1/1/0/0" in svg
+    # without the option: no Fatesworn line
+    base = market(2)[0]
+    assert "fatesworn" not in SPEC.render_ansi(base, 0)
