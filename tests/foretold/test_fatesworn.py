@@ -302,3 +302,39 @@ def test_render_shows_fatesworn_content():
     # without the option: no Fatesworn line
     base = market(2)[0]
     assert "fatesworn" not in SPEC.render_ansi(base, 0)
+
+
+def test_determinize_keeps_every_view_in_played_fatesworn_games():
+    # the contract's hidden-information check runs the default options; this one plays
+    # random Fatesworn games (draws, plays, eliminations move symbol cards) and checks that
+    # every seat's observation and view survive its own determinization, and that some
+    # opponent's symbol-card count moves (the count is not kept)
+    from fatezoo.envs.core import kernels as K
+    from fatezoo.envs.core.testing import _random_actions
+    from fatezoo.envs.foretold import env as make_env
+
+    rng = np.random.default_rng(5)
+    obs = np.zeros(SPEC.obs_size, np.float32)
+    obs2 = np.zeros(SPEC.obs_size, np.float32)
+    sym = np.asarray(rules.C_SYM) >= 0
+    checked = moved = 0
+    for seed in range(6):
+        env = make_env(num_players=3, fatesworn=True)
+        env.reset(seed=seed)
+        _random_actions(env, rng, 150 + 40 * seed)
+        if not env.agents:
+            continue
+        base = env.states.copy()
+        for p in range(3):
+            K.encode_one(base, 0, p, obs)
+            view = SPEC.render_ansi(base[0], p)
+            for _ in range(5):
+                world = base.copy()
+                determinize(world[0], p, rng)
+                check_record(world[0])
+                K.encode_one(world, 0, p, obs2)
+                assert obs.tobytes() == obs2.tobytes() and view == SPEC.render_ansi(world[0], p)
+                held = world["c_hand"][0][:, sym].sum(1) != base["c_hand"][0][:, sym].sum(1)
+                moved += bool(held.any())
+                checked += 1
+    assert checked >= 30 and moved > 0
