@@ -91,7 +91,7 @@ def test_subprocess_vector_env(game, context):
 
 @pytest.mark.parametrize("game", fatezoo.GAMES)
 def test_truncation(game):
-    report = T.fuzz(game, get_spec(game).min_players, games=200, seed=3, max_turns=10)
+    report = T.fuzz(game, get_spec(game).min_players, games=200, seed=3, max_turns=4)
     assert report["truncated"] == 200 and report["terminated"] == 0
 
 

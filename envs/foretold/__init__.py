@@ -293,6 +293,22 @@ def _conserve(name: str, found: np.ndarray, copies: np.ndarray, names=None) -> N
                          f"expected {int(copies[t])} (every card in exactly one place)")
 
 
+def _check_symbol_copies(rec, n: int) -> None:
+    """R87: a Fatesworn-symbol card in a hand is one deck's copy (c_sym), one per deck."""
+    sym = rec["c_sym"].astype(np.int64)
+    _need(((sym >= 0) & (sym < 1 << len(SYM_TYPES))).all(), "c_sym",
+          f"bit sets in [0, {1 << len(SYM_TYPES)})")
+    _need(not sym[n:].any(), "c_sym of absent seats", "empty")
+    for j, k in enumerate(SYM_TYPES):
+        held = (sym >> j) & 1  # (seat, deck)
+        _need((held.sum(1) == rec["c_hand"][:, k]).all(), "c_hand",
+              f"symbol type {k} counted once per deck copy held (c_sym)")
+        for f in range(4):
+            deck = rec["c_deck"][f, : rec["c_deck_n"][f]]
+            _need(int(held[:, f].sum()) + int((deck == k).sum()) <= 1, f"Fate Deck {f}",
+                  f"its one copy of symbol type {k}, in the deck or in one hand")
+
+
 def _check_cards(rec, r: dict, n: int) -> None:
     for name in ("f_fight", "f_defeated", "f_out", "r_out", "c_discard", "c_out", "t_out"):
         _need((rec[name] >= 0).all(), name, "counts >= 0")
@@ -329,6 +345,7 @@ def _check_cards(rec, r: dict, n: int) -> None:
     for k in range(4):
         c += np.bincount(rec["c_deck"][k, : rec["c_deck_n"][k]].astype(np.int64), minlength=NC)
     _conserve("Fate card", c, C_COPIES)
+    _check_symbol_copies(rec, n)
     grid, side, rot = rec["grid"], rec["side"], rec["rot"]
     _need(((grid >= -1) & (grid < NT)).all(), "grid", f"Tile types in [-1, {NT})")
     _need(((side == 0) | (side == 1)).all(), "side", "0 (A) or 1 (B)")
@@ -654,6 +671,7 @@ def _check_raid_entry(rec, r: dict, kind: int, in_round: bool, rolling: int) -> 
               "on the conquered Heart while the Smite waits", c)
 
 
+SYM_TYPES = tuple(int(k) for k in np.flatnonzero(np.asarray(rules.C_SYM) >= 0))
 SCALAR_FIELDS = tuple(name for name in STATE_DTYPE.names if STATE_DTYPE[name].shape == ())
 
 

@@ -1,6 +1,9 @@
 """A Foretold heuristic policy that reads only the observation (offsets from the layout).
 
-It plays every Temple Faithful for gold (they come back at Reinforce), buys the best
+It plays every Temple Faithful for gold (they come back at Reinforce), plays its Fate
+cards and usable Relics when they help (gold, draws and free buys in the Marketplace,
+damage to the weakest opponent, heals when low; in a fight, bonuses, maluses and
+removals when they turn it), buys the best
 value it can afford (Faithful by combat and gold, passive Relics, Station flips), raids
 when its Raiding Party should win the first fight, dispatches just enough to beat the
 Defense it sees, walks the Marker toward the Heart, defends the Heart with everything,
@@ -14,7 +17,25 @@ from numba import njit, prange
 
 from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
 
-from .cards import F_COST, F_DEFEND, F_DICE, F_GOLD, F_RAID, HEART, NF, NR, NT, R_COST
+from .cards import (
+    C_A,
+    C_B,
+    C_EFFECT,
+    F_COST,
+    F_DEFEND,
+    F_DICE,
+    F_GOLD,
+    F_RAID,
+    HEART,
+    NC,
+    NF,
+    NR,
+    NT,
+    R_A,
+    R_B,
+    R_COST,
+    R_EFFECT,
+)
 from .encode import (
     CELL_SIZE,
     G_BONUS,
@@ -29,12 +50,39 @@ from .encode import (
     O_FROW,
     O_GRID,
     O_MINE,
+    O_MODS,
     O_PHASE,
+    O_RAID,
     O_RROW,
     O_SEATS,
     SEAT_SIZE,
 )
-from .rules import R_DEFENSE_BONUS, R_RAID_BONUS
+from .rules import (
+    E_ADD_DIE,
+    E_BUY_ANY,
+    E_COMBAT_BONUS,
+    E_COMBAT_MALUS,
+    E_CONVERT,
+    E_DAMAGE,
+    E_DAMAGE_ALL,
+    E_DRAW_FATE,
+    E_FREE_BUY,
+    E_GAIN_GOLD,
+    E_GOLD_ALIGNED,
+    E_HEAL,
+    E_HEAL_FULL,
+    E_PAY_BONUS,
+    E_PAY_REMOVE,
+    E_PREVENT,
+    E_REMOVE,
+    E_SACRIFICE,
+    E_SMASH,
+    E_STEAL,
+    E_WIN_TIES,
+    F_ALLY,
+    R_DEFENSE_BONUS,
+    R_RAID_BONUS,
+)
 from .state import (
     BUY_FAITHFUL,
     BUY_RELIC,
@@ -51,12 +99,14 @@ from .state import (
     PICK_DIE_A,
     PICK_FAITHFUL,
     PICK_RELIC,
+    PLAY_FATE,
     PLAY_GOLD,
     RETREAT,
     ROTATION,
     SPOT,
     SPOTS,
     TARGET_SEAT,
+    USE_RELIC,
     Phase,
 )
 
@@ -124,7 +174,128 @@ def _heart(obs, seat):
 
 
 @njit(cache=True)
+def _my_life(obs):
+    return int(obs[O_SEATS + 1] * 20.0 + 0.5)
+
+
+@njit(cache=True)
+def _play_value(obs, e, a, b):
+    """What playing an effect now is worth outside a fight (0: keep the card)."""
+    life = _my_life(obs)
+    if e == E_GAIN_GOLD or e == E_GOLD_ALIGNED or e == E_STEAL:
+        return 2.0 + a
+    if e == E_DRAW_FATE or e == E_FREE_BUY or e == E_BUY_ANY or e == E_SMASH:
+        return 2.0
+    if e == E_DAMAGE or e == E_DAMAGE_ALL:
+        return 3.0 + a
+    if e == E_HEAL:
+        return 2.0 + a if life <= 20 - a or life <= 10 else 0.0
+    if e == E_HEAL_FULL:
+        return 6.0 if life <= 10 else 0.0
+    if e == E_PREVENT:
+        return 1.0 + a if life <= 8 else 0.0
+    return 0.0
+
+
+@njit(cache=True)
+def _side(obs):
+    """0 if I am the Raider in a Raid, 1 if the Defender, else -1 (relative seats: 0 = me)."""
+    if obs[O_RAID] > 0.5:
+        return 0
+    if obs[O_RAID + MAX_P] > 0.5:
+        return 1
+    return -1
+
+
+@njit(cache=True)
+def _side_estimate(obs, s):
+    """A side's Combat Roll as the observation shows it (dice, Faithful, bonuses)."""
+    total = 0.0
+    for i in range(MAX_DICE):
+        total += obs[O_COMBAT + s * MAX_DICE + i] * 6.0
+    size = 0
+    for t in range(NF):
+        size += _count(obs, O_FIGHT + s * NF + t)
+    for t in range(NF):
+        m = _count(obs, O_FIGHT + s * NF + t)
+        total += m * ((F_RAID[t] if s == 0 else F_DEFEND[t]) + F_ALLY[t] * (size - 1))
+    total += (obs[O_MODS + s] - obs[O_MODS + 2 + s]) * 10.0
+    if s == 1:  # the raided Tile's Combat Bonus
+        seat = _defender_seat(obs)
+        c = _marker(obs, seat) if seat >= 0 else -1
+        if c >= 0:
+            total += _grid(obs, seat, c, G_BONUS) * 2.0
+    return np.floor(total + 0.5)  # whole points (the observation's scaling is float32)
+
+
+@njit(cache=True)
+def _fight_gain(obs, e, a, b, s, gap):
+    """How much an effect helps side ``s`` whose Combat Roll is ``gap`` behind (<= 0 not)."""
+    if e == E_COMBAT_BONUS or e == E_COMBAT_MALUS:
+        return float(a)
+    if e == E_PAY_BONUS:
+        return float(b)
+    if e == E_ADD_DIE:
+        return 3.5 * a
+    if e == E_WIN_TIES:  # the Raider one short: a tie then wins
+        return gap if s == 0 and gap <= 1.0 and obs[O_MODS + 4 + s] < 0.5 else 0.0
+    if e == E_REMOVE or e == E_SACRIFICE or e == E_CONVERT or e == E_PAY_REMOVE:
+        return 4.0
+    return 0.0
+
+
+@njit(cache=True)
+def _fight_play(obs, mask):
+    """In a fight I am a side of, once both sides rolled: the card or Relic that turns it."""
+    s = _side(obs)
+    if s < 0 or obs[O_MODS + 10] < 0.5 or obs[O_COMBAT] <= 0.0 \
+            or obs[O_COMBAT + MAX_DICE] <= 0.0:
+        return -1
+    mine = _side_estimate(obs, s)
+    theirs = _side_estimate(obs, 1 - s)
+    # the Raider must beat the Defense (ties go to the Defender but for WIN_TIES)
+    ties = obs[O_MODS + 4] > 0.5
+    gap = theirs - mine + (1.0 if s == 0 and not ties else 0.0)
+    if s == 1 and ties:
+        gap += 1.0
+    if gap <= 0.0:
+        return -1
+    best, bv = -1, 0.0
+    for k in range(NC):
+        if mask[PLAY_FATE + k]:
+            v = _fight_gain(obs, C_EFFECT[k], C_A[k], C_B[k], s, gap)
+            if v > bv:
+                best, bv = PLAY_FATE + k, v
+    for r in range(NR):
+        if mask[USE_RELIC + r]:
+            v = _fight_gain(obs, R_EFFECT[r], R_A[r], R_B[r], s, gap)
+            if v > bv:
+                best, bv = USE_RELIC + r, v
+    return best if bv >= gap else -1  # only what turns the fight
+
+
+@njit(cache=True)
+def _fate_play(obs, mask):
+    """Outside a fight: the Fate card or usable Relic worth most now, or -1."""
+    best, bv = -1, 0.0
+    for k in range(NC):
+        if mask[PLAY_FATE + k]:
+            v = _play_value(obs, C_EFFECT[k], C_A[k], C_B[k])
+            if v > bv:
+                best, bv = PLAY_FATE + k, v
+    for r in range(NR):
+        if mask[USE_RELIC + r]:
+            v = _play_value(obs, R_EFFECT[r], R_A[r], R_B[r])
+            if v > bv:
+                best, bv = USE_RELIC + r, v
+    return best
+
+
+@njit(cache=True)
 def _market(obs, mask, rng):
+    play = _fate_play(obs, mask)
+    if play >= 0:
+        return play
     for t in range(NF):  # every Temple Faithful for gold: they return at Reinforce
         if mask[PLAY_GOLD + t]:
             return PLAY_GOLD + t
@@ -286,8 +457,20 @@ def act_one(obs, mask, rng):
         for a in range(mask.shape[0]):
             if mask[a] and (CELL <= a < CELL + CELLS or ROTATION <= a < ROTATION + 4):
                 return a
-    if ph == Phase.FINALIZE:
-        return PASS  # no fight Fate cards or Relics yet (RULES.md Status)
+    if ph == Phase.FINALIZE or ph == Phase.RESPOND:
+        play = _fight_play(obs, mask)
+        if play < 0 and ph == Phase.RESPOND and _my_life(obs) <= 6:
+            play = _fate_play(obs, mask)  # heal or shield when about to fall
+        return play if play >= 0 else PASS
+    if ph == Phase.FATE_TARGET:  # the weakest opponent
+        best, bl = -1, 99.0
+        for k in range(3):
+            if mask[TARGET_SEAT + k]:
+                life = obs[O_SEATS + (k + 1) * SEAT_SIZE + 1]
+                if life < bl:
+                    best, bl = TARGET_SEAT + k, life
+        if best >= 0:
+            return best
     if ph == Phase.ASSIGN:  # R50: the lowest die to the die-dependent Faithful
         best, bv = -1, 99.0
         for a in range(PICK_DIE_A, PICK_DIE_A + 2 * MAX_DICE):

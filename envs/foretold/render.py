@@ -4,7 +4,25 @@ from __future__ import annotations
 
 from html import escape
 
-from .cards import C_NAMES, F_NAMES, NC, NF, NR, R_NAMES, T_DOORS, T_NAMES, T_STATIONS
+from .cards import (
+    C_FATE,
+    C_NAMES,
+    EFFECTS,
+    F_A,
+    F_EFFECT,
+    F_NAMES,
+    F_SYMBOL,
+    F_WHEN,
+    NC,
+    NF,
+    NR,
+    R_NAMES,
+    R_SYMBOL,
+    T_DOORS,
+    T_NAMES,
+    T_STATIONS,
+    WHEN,
+)
 from .rules import rotate
 from .state import CELLS, SPOTS, Phase
 
@@ -16,7 +34,9 @@ LEGEND = ("One line per seat: L Life, G gold, T Temple, P Raiding Party, D Disca
           "'down' list). Cards are short codes: the first word's first 4 letters then "
           "initials (HighP = High Priest, ShieoC = Shield of Chaos), a count after it. Tiles are "
           "cell:code side rotation, cell = 4 * row + col (row 0 north), ?? an unflipped deck "
-          "Tile you have not seen.")
+          "Tile you have not seen. An opponent's hand shows how many cards it holds from each "
+          "Fate Deck (Chaos/Grace/Prosperity/Wisdom). Fatesworn: * marks a card with the "
+          "Fatesworn symbol; a last line lists the Decrees in force.")
 
 
 def _short(name: str) -> str:
@@ -31,7 +51,42 @@ def _codes(names) -> tuple:
     return tuple(c if codes.count(c) == 1 else f"{c}{t}" for t, c in enumerate(codes))
 
 
-F_SHORT, R_SHORT, C_SHORT, T_SHORT = (_codes(x) for x in (F_NAMES, R_NAMES, C_NAMES, T_NAMES))
+def _star(codes, symbol) -> tuple:
+    """The Fatesworn symbol (R89) marked with a star."""
+    return tuple(c + "*" if symbol[t] else c for t, c in enumerate(codes))
+
+
+F_SHORT = _star(_codes(F_NAMES), F_SYMBOL)
+R_SHORT = _star(_codes(R_NAMES), R_SYMBOL)
+C_SHORT = _star(_codes(C_NAMES), C_FATE == 4)
+T_SHORT = _codes(T_NAMES)
+_DECREE_WHAT = {"DECREE_TILE_COST": "Tile price", "DECREE_FATE_PRICE": "Fate card price",
+                "DECREE_SMITE": "Smite", "DECREE_HEAL": "Heal each turn",
+                "DECREE_GOLD": "gold each turn"}
+
+
+def hand_by_deck(rec, p) -> list:
+    """Seat ``p``'s Fate cards per Fate Deck drawn from (public: R87, section 14)."""
+    out = [0, 0, 0, 0]
+    for k in range(NC):
+        if 0 <= C_FATE[k] < 4:
+            out[int(C_FATE[k])] += int(rec["c_hand"][p, k])
+    for f in range(4):
+        out[f] += bin(int(rec["c_sym"][p, f])).count("1")
+    return out
+
+
+def decrees(rec) -> str:
+    """R88: the Decrees on top of the Faithful piles, each with what it changes."""
+    parts = []
+    for k in range(SPOTS):
+        m = int(rec["f_row_n"][k])
+        if m > 0:
+            t = int(rec["f_row"][k, m - 1])
+            if F_WHEN[t] == WHEN.index("decree"):
+                parts.append(f"{F_NAMES[t]} ({_DECREE_WHAT[EFFECTS[F_EFFECT[t]]]} "
+                             f"{int(F_A[t]):+d})")
+    return ", ".join(parts) if parts else "none"
 
 
 def _counts(names, row) -> str:
@@ -74,7 +129,8 @@ def render_ansi(rec, seat=None) -> str:
             groups = (f"T{int(rec['f_temple'][p].sum())} P{int(rec['f_party'][p].sum())}"
                       + (f" pool{int(rec['f_pool'][p].sum())}" if rec["f_pool"][p].any() else "")
                       + f" down:{_counts(F_SHORT, owned)}")
-            hand = f"H{int(rec['c_hand'][p].sum())}"
+            hand = f"H{int(rec['c_hand'][p].sum())}=" + "/".join(
+                str(x) for x in hand_by_deck(rec, p))
         tiles = " ".join(_tile(rec, p, c, seat) for c in range(CELLS) if rec["grid"][p, c] >= 0)
         lines.append(f"{head} {groups} D:{_counts(F_SHORT, rec['f_discard'][p])} "
                      f"R:{_counts(R_SHORT, rec['r_owned'][p])} {hand} | {tiles}")
@@ -116,6 +172,8 @@ def render_ansi(rec, seat=None) -> str:
         extra.append(f"smite die {int(rec['smite_roll'])}")
     if extra:
         lines.append("; ".join(extra))
+    if rec["fatesworn"]:
+        lines.append(f"fatesworn: decrees {decrees(rec)}")
     return "\n".join(lines)
 
 
@@ -172,7 +230,8 @@ def render_svg(rec, seat=None) -> str:
         y += 14
     # a fixed height (a video's frames keep one shape): the seats, the header, the rows and
     # the optional line of pending things always fit
-    height = 40 + 4 * cell + 30 + 14 * max(len(text), int(rec["num_players"]) + 3) + 10
+    fixed = int(rec["num_players"]) + 3 + int(rec["fatesworn"] != 0)
+    height = 40 + 4 * cell + 30 + 14 * max(len(text), fixed) + 10
     return (f'<svg width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">'
             + "".join(parts) + "</svg>")
 

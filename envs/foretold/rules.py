@@ -83,6 +83,7 @@ from .state import (
     BUY_FAITHFUL,
     BUY_RELIC,
     BUY_TILE,
+    CANCEL,
     CELL,
     CELLS,
     COMBAT_DIE,
@@ -180,6 +181,16 @@ R_USABLE = np.array([R_WHEN[r] == W_USE and PLAYABLE[R_EFFECT[r]] and
                      R_TIMING[r] in (TM_ANY, TM_OWN, TM_FIGHT, TM_DICE) for r in range(NR)],
                     np.int64)
 RECALL_CAP = 10
+# R70 Reading: the cheapest flip of a deck Tile (its type is hidden from the opponents)
+MIN_DECK_FLIP = int(min(int(T_FLIP[t]) for t in range(5, NT) if T_FLIP[t] > 0))
+# R87: the Fatesworn-symbol Fate card types (fate "all", one copy per Fate Deck): C_SYM[k] is
+# the bit of type k in c_sym (which deck's copy a seat holds), -1 for every other type
+C_SYM = np.full(NC, -1, np.int64)
+_j = 0
+for _k in range(NC):
+    if C_FATE[_k] == 4:
+        C_SYM[_k] = _j
+        _j += 1
 
 
 def _passive(when, effect, a, name, on=W_PASSIVE):
@@ -456,6 +467,8 @@ def reset_game(rec):
             rec["r_owned"][p, r] = 0
         for k in range(NC):
             rec["c_hand"][p, k] = 0
+        for f in range(4):
+            rec["c_sym"][p, f] = 0
         for c in range(CELLS):
             rec["grid"][p, c] = -1
             rec["side"][p, c] = 0
@@ -727,6 +740,8 @@ def eliminate(rec, q):
     for k in range(NC):
         rec["c_discard"][k] += rec["c_hand"][q, k]
         rec["c_hand"][q, k] = 0
+    for f in range(4):
+        rec["c_sym"][q, f] = 0
     if living(rec) == 1:
         for p in range(rec["num_players"]):
             if rec["alive"][p]:
@@ -1011,6 +1026,22 @@ def draw_fate(rec, p, f):
         k = int(rec["c_deck"][f, rec["c_deck_n"][f]])
         rec["c_deck"][f, rec["c_deck_n"][f]] = -1
         rec["c_hand"][p, k] += 1
+        if C_SYM[k] >= 0:
+            rec["c_sym"][p, f] |= 1 << C_SYM[k]  # the deck the copy came from (R87)
+
+
+@njit(cache=True)
+def drop_symbol(rec, p, k):
+    """A Fatesworn-symbol card ``k`` leaves ``p``'s hand: the copy of the lowest deck goes.
+
+    Copies are interchangeable in play; the one played shows which deck it came from.
+    """
+    if C_SYM[k] < 0:
+        return
+    for f in range(4):
+        if rec["c_sym"][p, f] >> C_SYM[k] & 1:
+            rec["c_sym"][p, f] &= ~(1 << C_SYM[k])
+            return
 
 
 @njit(cache=True)
@@ -1291,7 +1322,15 @@ def can_play_fate(rec, p, k, response):
     ``response``: as the asked seat of a response window, else as an Action of its own:
     the turn player's in their Marketplace Step, anyone's in a fight's round (R51).
     """
-    if rec["c_hand"][p, k] <= 0 or not C_PLAYABLE[k]:
+    if rec["c_hand"][p, k] <= 0:
+        return False
+    return fate_type_ok(rec, p, k, response)
+
+
+@njit(cache=True)
+def fate_type_ok(rec, p, k, response):
+    """``can_play_fate`` but for holding the card: from public information only."""
+    if not C_PLAYABLE[k]:
         return False
     if not timing_ok(rec, p, C_TIMING[k], response):
         return False
@@ -1362,22 +1401,69 @@ def raid_flip_ok(rec, p, c):
     t = int(rec["grid"][p, c])
     if t < 0 or rec["side"][p, c] != 0 or T_FLIP[t] <= 0 or T_FLIP[t] > rec["gold"][p]:
         return False
-    for i in range(rec["stack_n"][0]):
-        if rec["stack"][i, KIND] == K_FLIP and rec["stack"][i, OWNER] == p \
-                and rec["stack"][i, S_CARD] // 4 == c:
-            return False
+    if flip_pending(rec, p, c):
+        return False
     return legal_with(rec, p, c, t, 1, rec["rot"][p, c])
 
 
 @njit(cache=True)
-def has_play(rec, p, responding):
-    """R51, R70: whether seat ``p`` has a Fate card or Relic to play now.
+def flip_pending(rec, p, c):
+    """Whether a flip of seat ``p``'s Tile in cell ``c`` waits on the stack."""
+    for i in range(rec["stack_n"][0]):
+        if rec["stack"][i, KIND] == K_FLIP and rec["stack"][i, OWNER] == p \
+                and rec["stack"][i, S_CARD] // 4 == c:
+            return True
+    return False
 
-    ``responding``: a legal response to the top of the stack (R70), else an Action of its
-    own in a fight's round (R51). The same scan as ``action_mask``, stopping at the first.
+
+@njit(cache=True)
+def has_play(rec, p, responding):
+    """R51, R70 Reading: whether seat ``p`` is asked (a window, a fight's round).
+
+    From public information only, since whether a seat is asked is public (the AEC env's
+    ``agent_selection``): ``p`` holds a Fate card and some Fate card of the game could be
+    played by ``p`` now (its hand is hidden); or has a Relic to use (public); or is the
+    Defender with a Tile it might flip: a Starting Tile it can pay for (public), or an
+    unflipped deck Tile (its type hidden) and at least the cheapest deck flip in gold; or,
+    in a fight, holds a Faithful of its side's ability discard face down (Temple or Party:
+    the split is hidden). Being asked, ``p`` may then have only ``pass`` (and ``cancel``,
+    the same, so that being asked is always a decision: ``legal_mask``).
     """
     if not rec["alive"][p]:
         return False
+    held = 0
+    for k in range(NC):
+        held += rec["c_hand"][p, k]
+    if held > 0:
+        for k in range(NC):
+            if rec["c_out"][k] < C_COPIES[k] and fate_type_ok(rec, p, k, responding):
+                return True
+    for r in range(NR):
+        if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
+            return True
+    if p == rec["defender"] and (not responding or rec["stack_n"][0] < STACK_CAP):
+        for c in range(CELLS):
+            t = int(rec["grid"][p, c])
+            if t < 0 or rec["side"][p, c] != 0:
+                continue
+            if t < 5:
+                if raid_flip_ok(rec, p, c):
+                    return True  # R34: a Starting Tile (public)
+            elif rec["gold"][p] >= MIN_DECK_FLIP and not flip_pending(rec, p, c):
+                return True  # R34: a deck Tile (its type hidden)
+    if rec["fin"] > 0 and (not responding or rec["stack_n"][0] < STACK_CAP):
+        s = fight_side(rec, p)
+        for t in range(NF):
+            k = rec["f_temple"][p, t] + rec["f_party"][p, t]
+            if k > 0 and (s == 0 and F_DISCARD_RAID[t] > 0
+                          or s == 1 and F_DISCARD_DEFEND[t] > 0):
+                return True  # R43: an ability discard
+    return False
+
+
+@njit(cache=True)
+def has_real_play(rec, p, responding):
+    """Whether seat ``p`` has a Fate card, Relic, flip or ability discard to play now."""
     for k in range(NC):
         if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, responding):
             return True
@@ -1387,11 +1473,11 @@ def has_play(rec, p, responding):
     if p == rec["defender"] and (not responding or rec["stack_n"][0] < STACK_CAP):
         for c in range(CELLS):
             if raid_flip_ok(rec, p, c):
-                return True  # R34: the Defender's flip
+                return True
     if rec["fin"] > 0 and (not responding or rec["stack_n"][0] < STACK_CAP):
         for t in range(NF):
             if ability_ok(rec, p, t):
-                return True  # R43: an ability discard
+                return True
     return False
 
 
@@ -1418,6 +1504,7 @@ def push_play(rec, p, play, target):
     stack, top = rec["stack"], rec["stack_n"]
     if play < NC:
         rec["c_hand"][p, play] -= 1
+        drop_symbol(rec, p, play)
         if p == rec["turn_player"]:
             rec["waive"] = 0  # the waiver is spent by the next Fate card (R72)
         i = stack_push(stack, top, K_FATE, p)
@@ -2537,9 +2624,13 @@ def legal_mask(rec, mask):
     elif ph == Phase.RESPOND:
         action_mask(rec, int(rec["current_player"]), True, mask)
         mask[PASS] = 1
+        if not has_real_play(rec, int(rec["current_player"]), True):
+            mask[CANCEL] = 1  # R70 Reading: asked with nothing to play, a real decision
     elif ph == Phase.FINALIZE:
         action_mask(rec, int(rec["priority"]), False, mask)
         mask[PASS] = 1
+        if not has_real_play(rec, int(rec["priority"]), False):
+            mask[CANCEL] = 1  # R51, R70 Reading: as in a window
     elif ph == Phase.PICK_DIE:
         for s in range(2):
             for i in range(MAX_DICE):
@@ -2678,7 +2769,7 @@ def apply_action(rec, a):
         market_apply(rec, a)
     elif ph == Phase.RESPOND:
         s = int(rec["current_player"])
-        if a == PASS:
+        if a == PASS or a == CANCEL:
             advance(rec)
         elif a < FLIP + CELLS:  # R34: the Defender flips, the rotation stays
             push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
@@ -2690,7 +2781,7 @@ def apply_action(rec, a):
             begin_play(rec, s, NC + a - USE_RELIC)
     elif ph == Phase.FINALIZE:
         s = int(rec["priority"])
-        if a == PASS:
+        if a == PASS or a == CANCEL:
             rec["passes"] += 1
             rec["priority"] = (s + 1) % rec["num_players"]
             round_next(rec)
@@ -2935,8 +3026,8 @@ def determinize_record(rec, viewer, words):
     """Resample what ``viewer`` cannot see, from what they saw only; reseed the RNG.
 
     Each opponent's Temple / Raiding Party / Reinforce split (sizes kept), opponents' Fate
-    hands (per Fate Deck, sizes kept), every deck order, and opponents' unflipped deck
-    Tiles (their B-sides, with the Tile Deck).
+    hands (per Fate Deck they drew from, sizes kept), every deck order, and opponents'
+    unflipped deck Tiles (their B-sides, with the Tile Deck).
     """
     rng = np.zeros(4, np.int64)
     for i in range(4):
@@ -2959,37 +3050,14 @@ def determinize_record(rec, viewer, words):
             rec["f_temple"][q, t] = out[0, t]
             rec["f_party"][q, t] = out[1, t]
             rec["f_pool"][q, t] = out[2, t]
-    # Fatesworn-symbol cards (fate "all", one copy per deck, R87): the opponents' and the
-    # decks' are dealt again among them first (each holder keeps how many it has)
-    pool = np.zeros(NC, np.int64)
-    hs = np.zeros(MAX_P + 4, np.int64)
-    for q in range(n):
-        if q != viewer:
-            for k in range(NC):
-                if C_FATE[k] == 4:
-                    pool[k] += rec["c_hand"][q, k]
-                    hs[q] += rec["c_hand"][q, k]
-    for f in range(4):
-        for i in range(rec["c_deck_n"][f]):
-            k = rec["c_deck"][f, i]
-            if C_FATE[k] == 4:
-                pool[k] += 1
-                hs[MAX_P + f] += 1
-    alls = _shuffle_counts(pool, hs, MAX_P + 4, rng)
-    for q in range(n):
-        if q != viewer:
-            for k in range(NC):
-                if C_FATE[k] == 4:
-                    rec["c_hand"][q, k] = alls[q, k]
-    # Fate hands: per Fate Deck, the deck and the opponents' cards of its Fate
+    # Fate hands, per Fate Deck: the deck and the opponents' cards drawn from it (the
+    # deck a card came from is public, R87: its Fate, or c_sym for a Fatesworn-symbol card)
+    # are dealt again, each opponent keeping how many it drew from that deck
     for f in range(4):
         pool = np.zeros(NC, np.int64)
         hs = np.zeros(MAX_P + 1, np.int64)
         for i in range(rec["c_deck_n"][f]):
-            if C_FATE[rec["c_deck"][f, i]] != 4:
-                pool[rec["c_deck"][f, i]] += 1
-        for k in range(NC):
-            pool[k] += alls[MAX_P + f, k]
+            pool[rec["c_deck"][f, i]] += 1
         for q in range(n):
             if q == viewer:
                 continue
@@ -2997,16 +3065,23 @@ def determinize_record(rec, viewer, words):
                 if C_FATE[k] == f:
                     pool[k] += rec["c_hand"][q, k]
                     hs[q] += rec["c_hand"][q, k]
+                elif C_SYM[k] >= 0 and rec["c_sym"][q, f] >> C_SYM[k] & 1:
+                    pool[k] += 1
+                    hs[q] += 1
         hs[MAX_P] = rec["c_deck_n"][f]
         out = _shuffle_counts(pool, hs, MAX_P + 1, rng)
         for q in range(n):
             if q == viewer:
                 continue
+            bits = 0
             for k in range(NC):
                 if C_FATE[k] == f:
                     rec["c_hand"][q, k] = out[q, k]
-                elif C_FATE[k] == 4:
-                    rec["c_hand"][q, k] += out[q, k]
+                elif C_SYM[k] >= 0:
+                    rec["c_hand"][q, k] += out[q, k] - (rec["c_sym"][q, f] >> C_SYM[k] & 1)
+                    if out[q, k] > 0:
+                        bits |= 1 << C_SYM[k]
+            rec["c_sym"][q, f] = bits
         m = 0
         for k in range(NC):
             for _ in range(out[MAX_P, k]):

@@ -141,6 +141,7 @@ TARGET_SEAT = SPACE.offset("target_seat")
 DIRECTION = SPACE.offset("direction")
 SPOT = SPACE.offset("spot")
 RETREAT = SPACE.offset("retreat")
+CANCEL = SPACE.offset("cancel")  # back one step; in a window or a round: decline (R70)
 PASS = SPACE.offset("pass")
 NUM_ACTIONS = SPACE.size
 ACTION_NAMES = SPACE.names
@@ -182,6 +183,10 @@ GAME_FIELDS = [
     ("c_hand", np.int8, (MAX_P, NC)),
     ("c_discard", np.int8, (NC,)),
     ("c_out", np.int8, (NC,)),
+    # R87, section 14: which deck's copy of each Fatesworn-symbol card a seat holds (bit j of
+    # c_sym[p, f]: the copy of deck f of the j-th symbol type, rules.C_SYM); the deck a hand
+    # card came from is public, so the hand cards per seat and deck are public (determinize)
+    ("c_sym", np.int8, (MAX_P, 4)),
     # Tiles
     ("t_deck", np.int8, (T_DECK_CAP,)),
     ("t_deck_n", np.int16),

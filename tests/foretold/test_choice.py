@@ -23,7 +23,7 @@ from fatezoo.envs.foretold.state import (
 
 from .test_fate import C, give_card, quiet_market
 from .test_fight import defended
-from .test_rules import F, R, act, give_relic, raid_ready, ready, relic_to_row
+from .test_rules import F, R, act, decline, give_relic, raid_ready, ready, relic_to_row
 
 
 def out_card(rec, p, name):
@@ -183,6 +183,7 @@ def test_all_dispatched_removed_retreats():
     give_relic(rec, 1, "Shield of Chaos")
     give_card(rec, 1, "Slay")
     defended(states)
+    decline(states, 1)  # the round after the Defense roll: nothing dispatched to Slay yet
     act(states, PICK_FAITHFUL + F["Guard"])  # a forced pass: the Raid roll's entry
     assert rec["phase"] == Phase.RESPOND and rec["dice_n"][0] == 0  # before the Raid roll
     act(states, PASS)  # (R71)
@@ -201,6 +202,7 @@ def test_massacre_takes_up_to_two():
     give_relic(rec, 1, "Sword of Chaos")  # the Treasury's Altar holds the second
     give_card(rec, 1, "Massacre")
     defended(states)
+    decline(states, 1)  # the round after the Defense roll: nothing dispatched yet
     act(states, *[PICK_FAITHFUL + F["Guard"]] * 3)  # then a forced pass: the Raid roll
     assert rec["phase"] == Phase.RESPOND and rec["dice_n"][0] == 0  # before the Raid roll
     act(states, PASS)  # (R71)
@@ -223,8 +225,13 @@ def test_aegis_protects_the_party():
     defended(states)
     assert ready(states) == {PLAY_FATE + C["Aegis"], PASS}
     act(states, PLAY_FATE + C["Aegis"])
+    # seat 1 (Slay, nothing to take yet) is asked about Aegis and in the round after the
+    # Defense roll (R70 Reading)
+    decline(states, 1, 1)
     assert rec["protect"].tolist() == [1, 0] and rec["phase"] == Phase.DISPATCH
-    act(states, PICK_FAITHFUL + F["Guard"])  # a forced pass; nobody has an Action: final
+    act(states, PICK_FAITHFUL + F["Guard"])
+    # seat 1 is asked before the Raid roll and in the round after it: Slay is not offered
+    decline(states, 1, 1)
     assert rec["c_hand"][1, C["Slay"]] == 1 and rec["protect"].tolist() == [0, 0]
     assert rec["phase"] != Phase.FINALIZE
 
@@ -236,4 +243,7 @@ def test_sacrifice_to_deck_bottom_high_priest_protected():
     give_relic(rec, 0, "Shield of Chaos")
     give_card(rec, 0, "Slay")
     act(states, TARGET_SEAT, PICK_FAITHFUL + F["High Priest"])
-    assert rec["phase"] == Phase.DISPATCH  # Slay has no target: the Raider is not asked
+    # the Raider, holding a Fate card, is asked before the Defense roll and in the round
+    # after it (R70 Reading); Slay has no target (the High Priest): it declines both
+    decline(states, 0, 0)
+    assert rec["phase"] == Phase.DISPATCH

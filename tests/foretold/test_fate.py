@@ -22,7 +22,7 @@ from fatezoo.envs.foretold.state import (
     Phase,
 )
 
-from .test_rules import F, R, act, give, give_relic, market, park, raid_ready, ready
+from .test_rules import F, R, act, decline, give, give_relic, market, park, raid_ready, ready
 
 C = {name: i for i, name in enumerate(C_NAMES)}
 
@@ -101,7 +101,10 @@ def test_fate_timing_restrictions():
     legal = ready(states)
     assert PLAY_FATE + C["Negate"] not in legal and PLAY_FATE + C["Fury"] not in legal
     give_card(rec, 0, "Investment")
-    act(states, PLAY_FATE + C["Investment"])  # seat 1's Windfall is own_turn: not asked
+    act(states, PLAY_FATE + C["Investment"])
+    # seat 1's Windfall is own_turn: seat 1 is asked (R70 Reading: its hand is hidden) with
+    # nothing to play
+    decline(states, 1)
     assert rec["phase"] == Phase.MARKET and rec["gold"][0] == 1
 
 

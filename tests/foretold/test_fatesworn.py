@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fatezoo.envs.foretold import check_record, rules
+from fatezoo.envs.foretold import SPEC, check_record, determinize, rules
 from fatezoo.envs.foretold.cards import (
     C_COPIES,
     C_FATE,
@@ -49,6 +49,8 @@ def give_card(rec, p, name):
             rec["c_deck"][f, n - 1] = -1
             rec["c_deck_n"][f] = n - 1
             rec["c_hand"][p, c] += 1
+            if C_FATE[c] == 4:
+                rec["c_sym"][p, f] |= 1 << int(rules.C_SYM[c])  # deck f's copy
             return
     raise AssertionError(f"{name} is in no Fate Deck")
 
@@ -196,3 +198,143 @@ def test_fatesworn_symbol_counts_as_every_fate():
     give_card(rec, 0, "Patronage")
     act(states, PLAY_FATE + C["Patronage"])
     assert rec["gold"][0] == 4 + 2
+
+
+def _thin_deck(rec, f, keep):
+    """Fate Deck ``f`` keeps only the card types in ``keep`` (one each); the rest go to the
+    shared Fate discard."""
+    n = int(rec["c_deck_n"][f])
+    left = []
+    for k in rec["c_deck"][f, :n].tolist():
+        if k in keep and k not in left:
+            left.append(k)
+        else:
+            rec["c_discard"][k] += 1
+    rec["c_deck"][f, :] = -1
+    rec["c_deck"][f, :len(left)] = left
+    rec["c_deck_n"][f] = len(left)
+
+
+def test_determinize_deals_hands_by_deck_drawn_from():
+    # R87, section 14: seat 1 drew Oath of the Fates (the symbol) from the Chaos deck, which
+    # now holds only Fury. Seat 0 knows that seat 1 holds one card from the Chaos deck, not
+    # which: resampled for seat 0, seat 1 holds Oath or Fury (the other in the deck), never
+    # a card of another deck (the Fatesworn count is not kept: the old leak)
+    states = fs_market()
+    rec = states[0]
+    give_card(rec, 1, "Oath of the Fates")
+    assert rec["c_sym"][1].tolist() == [1 << int(rules.C_SYM[C["Oath of the Fates"]]), 0, 0, 0]
+    _thin_deck(rec, 0, {C["Fury"]})
+    check_record(rec)
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(40):
+        world = rec.copy()
+        determinize(world, 0, rng)
+        check_record(world)
+        hand = world["c_hand"][1]
+        assert hand.sum() == 1 and world["c_deck_n"].tolist() == rec["c_deck_n"].tolist()
+        held = C_NAMES[int(np.flatnonzero(hand)[0])]
+        other = C_NAMES[int(world["c_deck"][0, 0])]
+        assert {held, other} == {"Oath of the Fates", "Fury"}
+        sym = 1 << int(rules.C_SYM[C["Oath of the Fates"]]) if held != "Fury" else 0
+        assert world["c_sym"][1].tolist() == [sym, 0, 0, 0]
+        assert (world["c_hand"][0] == rec["c_hand"][0]).all()
+        seen.add(held)
+    assert seen == {"Oath of the Fates", "Fury"}
+    # resampled for seat 1 (its own hand known), nothing of seat 1 moves
+    world = rec.copy()
+    determinize(world, 1, rng)
+    assert (world["c_hand"][1] == rec["c_hand"][1]).all()
+    assert (world["c_sym"] == rec["c_sym"]).all()
+
+
+def test_symbol_copy_follows_the_card():
+    # R87: a drawn symbol card records its deck; played, the copy of the lowest deck goes;
+    # a record whose c_sym disagrees with the hand is refused
+    states = fs_market(gold=6)
+    rec = states[0]
+    oath = C["Oath of the Fates"]
+    bit = 1 << int(rules.C_SYM[oath])
+    _thin_deck(rec, 2, {oath})
+    _thin_deck(rec, 3, {oath})
+    act(states, FATE_DECK + 3)
+    act(states, FATE_DECK + 2)
+    assert rec["c_hand"][0, oath] == 2 and rec["c_sym"][0].tolist() == [0, 0, bit, bit]
+    rec["life"][0] = 10  # Oath heals (any timing; Relic Cost 1: the Crucible pays it)
+    give_relic(rec, 0, "Crucible of the Fates")
+    act(states, PLAY_FATE + oath)
+    assert rec["c_hand"][0, oath] == 1 and rec["c_sym"][0].tolist() == [0, 0, 0, bit]
+    check_record(rec)
+    bad = rec.copy()
+    bad["c_sym"][0, 3] = 0
+    with pytest.raises(ValueError, match="once per deck copy held"):
+        check_record(bad)
+    bad = rec.copy()
+    bad["c_sym"][0, 0] = bit  # deck 0's Oath, which is still in deck 0
+    bad["c_hand"][0, oath] = 2
+    bad["c_discard"][oath] -= 1
+    with pytest.raises(ValueError, match="its one copy of symbol type"):
+        check_record(bad)
+
+
+def test_render_shows_fatesworn_content():
+    # the views show the option's content: the Decrees in force (R88), the Fatesworn symbol
+    # (R89) as a star, and an opponent's hand per Fate Deck drawn from (public, R87)
+    states = fs_market()
+    rec = states[0]
+    on_pile(rec, 0, "Herald")
+    on_pile(rec, 1, "Magistrate")
+    give_card(rec, 1, "Oath of the Fates")
+    give_card(rec, 1, "Mend")  # Grace
+    give_relic(rec, 1, "Crucible of the Fates")
+    check_record(rec)
+    mine = SPEC.render_ansi(rec, 1).splitlines()
+    theirs = SPEC.render_ansi(rec, 0).splitlines()
+    assert mine[-1] == theirs[-1] == \
+        "fatesworn: decrees Herald (Tile price +1), Magistrate (Fate card price -1)"
+    assert " H:Mend,OathotF* " in mine[2] and " R:CrucotF* " in mine[2]
+    assert " H2=1/1/0/0 " in theirs[2] and "Mend" not in theirs[2]
+    assert mine[-2].startswith("rows F Guar/Hera|Guar/Magi|") and theirs[-2] == mine[-2]
+    svg = SPEC.render_svg(rec, 0)
+    assert "fatesworn: decrees Herald (Tile price +1), Magistrate (Fate card price -1)" in svg
+    assert "H2=1/1/0/0" in svg
+    # without the option: no Fatesworn line
+    base = market(2)[0]
+    assert "fatesworn" not in SPEC.render_ansi(base, 0)
+
+
+def test_determinize_keeps_every_view_in_played_fatesworn_games():
+    # the contract's hidden-information check runs the default options; this one plays
+    # random Fatesworn games (draws, plays, eliminations move symbol cards) and checks that
+    # every seat's observation and view survive its own determinization, and that some
+    # opponent's symbol-card count moves (the count is not kept)
+    from fatezoo.envs.core import kernels as K
+    from fatezoo.envs.core.testing import _random_actions
+    from fatezoo.envs.foretold import env as make_env
+
+    rng = np.random.default_rng(5)
+    obs = np.zeros(SPEC.obs_size, np.float32)
+    obs2 = np.zeros(SPEC.obs_size, np.float32)
+    sym = np.asarray(rules.C_SYM) >= 0
+    checked = moved = 0
+    for seed in range(6):
+        env = make_env(num_players=3, fatesworn=True)
+        env.reset(seed=seed)
+        _random_actions(env, rng, 150 + 40 * seed)
+        if not env.agents:
+            continue
+        base = env.states.copy()
+        for p in range(3):
+            K.encode_one(base, 0, p, obs)
+            view = SPEC.render_ansi(base[0], p)
+            for _ in range(5):
+                world = base.copy()
+                determinize(world[0], p, rng)
+                check_record(world[0])
+                K.encode_one(world, 0, p, obs2)
+                assert obs.tobytes() == obs2.tobytes() and view == SPEC.render_ansi(world[0], p)
+                held = world["c_hand"][0][:, sym].sum(1) != base["c_hand"][0][:, sym].sum(1)
+                moved += bool(held.any())
+                checked += 1
+    assert checked >= 30 and moved > 0

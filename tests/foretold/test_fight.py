@@ -24,7 +24,7 @@ from fatezoo.envs.foretold.state import (
 )
 
 from .test_fate import C, give_card
-from .test_rules import F, R, act, give_relic, raid_ready, ready
+from .test_rules import F, R, act, decline, give_relic, raid_ready, ready
 
 DEFENSE_DIE = PICK_DIE_A + MAX_DICE  # the Defense roll's first die
 
@@ -109,7 +109,10 @@ def test_fate_timing_fight_and_dice():
     give_card(rec, 2, "Foresight")  # Wisdom, reroll one die
     assert PLAY_FATE + C["Fury"] not in ready(states)
     defended(states)
-    # seat 0 (no Action) skipped, seat 1 (none) skipped, seat 2: only the dice card
+    # before the Defense roll seat 2 is asked (it holds Fate cards, R70 Reading): no die
+    # on the table, not a side: nothing to play
+    decline(states, 2)
+    # the round: seat 0 (no Action) skipped, seat 1 (none) skipped, seat 2: the dice card
     assert rec["phase"] == Phase.FINALIZE and rec["current_player"] == 2
     assert ready(states) == {PLAY_FATE + C["Foresight"], PASS}
 
@@ -171,7 +174,10 @@ def test_divine_favor_wins_ties_and_precision_sets_a_die():
     rec = states[0]
     give_relic(rec, 0, "Shield of Wisdom")
     give_card(rec, 0, "Precision")
-    defended(states)  # no die of its own on the table yet: the Raider is not asked
+    defended(states)
+    # no die of its own on the table yet: asked before the Defense roll and in the round
+    # after it (R70 Reading: it holds a Fate card), the Raider has nothing to play
+    decline(states, 0, 0)
     assert rec["phase"] == Phase.DISPATCH
     act(states, PICK_FAITHFUL + F["Guard"])  # then a forced pass: the Raid roll
     rec["dice"][0, 0] = 2
@@ -191,7 +197,8 @@ def test_mercenaries_pay_for_a_bonus():
     rec["gold"][0] = 1
     saved = states.copy()
     defended(states)
-    assert rec["phase"] == Phase.DISPATCH  # cannot pay: not offered, nobody asked
+    decline(states, 0, 0)  # cannot pay: not offered (asked, R70 Reading: nothing to play)
+    assert rec["phase"] == Phase.DISPATCH
     states = saved
     rec = states[0]
     rec["gold"][0] = 3

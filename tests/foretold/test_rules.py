@@ -36,6 +36,7 @@ from fatezoo.envs.foretold.state import (
     BUY_FAITHFUL,
     BUY_RELIC,
     BUY_TILE,
+    CANCEL,
     CELL,
     DIRECTION,
     FATE_DECK,
@@ -162,6 +163,16 @@ def act(states, *actions):
         K.step_one(states, 0, a, mask)
     check_record(states[0])
     return set(np.flatnonzero(mask).tolist())
+
+
+def decline(states, *seats):
+    """R70 Reading: each seat in turn is asked (it holds a Fate card, hidden) with nothing to
+    play, so only ``pass`` or ``cancel`` (the same); it passes."""
+    rec = states[0]
+    for s in seats:
+        assert rec["phase"] in (Phase.RESPOND, Phase.FINALIZE) and rec["current_player"] == s
+        assert ready(states) == {PASS, CANCEL}
+        act(states, PASS)
 
 
 def raid_ready(n=2, seed=0, party=(("Guard", 1),), temple=(), defender_temple=(("Guard", 1),),
