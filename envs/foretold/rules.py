@@ -1373,22 +1373,28 @@ def action_mask(rec, p, responding, mask):
     """The PLAY_FATE and USE_RELIC actions seat ``p`` may take now (R63, R72-R73).
 
     ``responding``: as the asked seat of a response window (R69), else as the turn player's
-    own Action in their Marketplace Step.
+    own Action in their Marketplace Step. Returns whether it allowed any.
     """
+    found = False
     for k in range(NC):
         if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, responding):
             mask[PLAY_FATE + k] = 1
+            found = True
     for r in range(NR):
         if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
             mask[USE_RELIC + r] = 1
+            found = True
     if p == rec["defender"] and (not responding or rec["stack_n"][0] < STACK_CAP):
         for c in range(CELLS):
             if raid_flip_ok(rec, p, c):
                 mask[FLIP + c] = 1
+                found = True
     if rec["fin"] > 0 and (not responding or rec["stack_n"][0] < STACK_CAP):
         for t in range(NF):
             if ability_ok(rec, p, t):
                 mask[ABILITY + t] = 1  # R43, R70: an ability discard
+                found = True
+    return found
 
 
 @njit(cache=True)
@@ -1458,26 +1464,6 @@ def has_play(rec, p, responding):
             if k > 0 and (s == 0 and F_DISCARD_RAID[t] > 0
                           or s == 1 and F_DISCARD_DEFEND[t] > 0):
                 return True  # R43: an ability discard
-    return False
-
-
-@njit(cache=True)
-def has_real_play(rec, p, responding):
-    """Whether seat ``p`` has a Fate card, Relic, flip or ability discard to play now."""
-    for k in range(NC):
-        if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, responding):
-            return True
-    for r in range(NR):
-        if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
-            return True
-    if p == rec["defender"] and (not responding or rec["stack_n"][0] < STACK_CAP):
-        for c in range(CELLS):
-            if raid_flip_ok(rec, p, c):
-                return True
-    if rec["fin"] > 0 and (not responding or rec["stack_n"][0] < STACK_CAP):
-        for t in range(NF):
-            if ability_ok(rec, p, t):
-                return True
     return False
 
 
@@ -2622,14 +2608,12 @@ def legal_mask(rec, mask):
     if ph == Phase.MARKET:
         market_legal(rec, mask)
     elif ph == Phase.RESPOND:
-        action_mask(rec, int(rec["current_player"]), True, mask)
         mask[PASS] = 1
-        if not has_real_play(rec, int(rec["current_player"]), True):
+        if not action_mask(rec, int(rec["current_player"]), True, mask):
             mask[CANCEL] = 1  # R70 Reading: asked with nothing to play, a real decision
     elif ph == Phase.FINALIZE:
-        action_mask(rec, int(rec["priority"]), False, mask)
         mask[PASS] = 1
-        if not has_real_play(rec, int(rec["priority"]), False):
+        if not action_mask(rec, int(rec["priority"]), False, mask):
             mask[CANCEL] = 1  # R51, R70 Reading: as in a window
     elif ph == Phase.PICK_DIE:
         for s in range(2):
