@@ -350,6 +350,18 @@ def _defense_seen(obs, seat):
 
 
 @njit(cache=True)
+def _weakest_target(obs, mask):
+    """The TARGET_SEAT action of the offered opponent with the least Life, or -1."""
+    best, bl = -1, 99.0
+    for k in range(3):
+        if mask[TARGET_SEAT + k]:
+            life = obs[O_SEATS + (k + 1) * SEAT_SIZE + 1]
+            if life < bl:
+                best, bl = TARGET_SEAT + k, life
+    return best
+
+
+@njit(cache=True)
 def act_one(obs, mask, rng):
     """One heuristic decision for the observation ``obs`` with legal ``mask``."""
     ph = _phase(obs)
@@ -367,12 +379,7 @@ def act_one(obs, mask, rng):
     if ph == Phase.RAID_TARGET:
         if _party_strength(obs) < 7.0:
             return PASS
-        best, bl = -1, 99.0
-        for k in range(3):
-            if mask[TARGET_SEAT + k]:
-                life = obs[O_SEATS + (k + 1) * SEAT_SIZE + 1]
-                if life < bl:
-                    best, bl = TARGET_SEAT + k, life
+        best = _weakest_target(obs, mask)
         return best if best >= 0 else PASS
     if ph == Phase.DEFEND:
         c = _marker(obs, 0)
@@ -463,12 +470,7 @@ def act_one(obs, mask, rng):
             play = _fate_play(obs, mask)  # heal or shield when about to fall
         return play if play >= 0 else PASS
     if ph == Phase.FATE_TARGET:  # the weakest opponent
-        best, bl = -1, 99.0
-        for k in range(3):
-            if mask[TARGET_SEAT + k]:
-                life = obs[O_SEATS + (k + 1) * SEAT_SIZE + 1]
-                if life < bl:
-                    best, bl = TARGET_SEAT + k, life
+        best = _weakest_target(obs, mask)
         if best >= 0:
             return best
     if ph == Phase.ASSIGN:  # R50: the lowest die to the die-dependent Faithful
