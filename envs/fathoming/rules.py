@@ -185,12 +185,6 @@ DIE = np.array([1, 2, 3, 4, 5, 6], np.int64)  # R58
 # ---------------------------------------------------------------- small readers
 
 
-@njit(cache=True)
-def kind_of(rec, c):
-    """The card kind (row of cards.csv) of card id ``c``."""
-    return int(rec["deck_list"][c // DECK_SIZE, c % DECK_SIZE])
-
-
 @njit(cache=True, inline="always")
 def kind_in(dl, c):
     """``dl[c // 40, c % 40]``: the kind of card ``c`` (0 <= c < 80) in ``rec["deck_list"]``.
@@ -201,6 +195,12 @@ def kind_in(dl, c):
     u = np.uintp(c)
     r = u // np.uintp(DECK_SIZE)
     return int(dl[r, u - r * np.uintp(DECK_SIZE)])
+
+
+@njit(cache=True)
+def kind_of(rec, c):
+    """The card kind (row of cards.csv) of card id ``c``."""
+    return kind_in(rec["deck_list"], c)
 
 
 @njit(cache=True)
@@ -376,14 +376,14 @@ def _layers(rec, props, cls, first):
     tn = int(rec["temp_n"])
     if zn[GLOBAL_Z] > 0:
         g = int(zone[GLOBAL_Z, 0])
-        _card_statics(props, cls, int(dl[g // DECK_SIZE, g % DECK_SIZE]), g // DECK_SIZE, -1,
+        _card_statics(props, cls, kind_in(dl, g), g // DECK_SIZE, -1,
                       -1, first, False)
     _temps(rec, t, tn, props, cls, 0, first, False)
     for j in range(2):
         s = 1 - a if j == 0 else a
         if zn[PTER0 + s] > 0:
             c = int(zone[PTER0 + s, 0])
-            _card_statics(props, cls, int(dl[c // DECK_SIZE, c % DECK_SIZE]), s, -1, -1,
+            _card_statics(props, cls, kind_in(dl, c), s, -1, -1,
                           first, False)
     _temps(rec, t, tn, props, cls, 1, first, False)
     for sp in range(2):
@@ -427,7 +427,7 @@ def compute_props(rec, props, cls):
             if zn[z] == 0:
                 continue
             w = int(zone[z, 0])
-            kd = int(dl[w // DECK_SIZE, w % DECK_SIZE])
+            kd = kind_in(dl, w)
             props[s, k, P_ATK] = ATTACK[kd]
             props[s, k, P_HP] = HEALTH[kd]
             props[s, k, P_ATK_COST] = ATTACK_COST[kd]
@@ -442,7 +442,7 @@ def compute_props(rec, props, cls):
     for z in range(PTER0, GLOBAL_Z + 1):  # both Personal Terrains and the Global Terrain
         if zn[z] > 0:
             c = int(zone[z, 0])
-            if ST_IA[int(dl[c // DECK_SIZE, c % DECK_SIZE])]:
+            if ST_IA[kind_in(dl, c)]:
                 any_ia = True
     temp = rec["temp"]
     for i in range(rec["temp_n"]):
@@ -460,7 +460,7 @@ def compute_props(rec, props, cls):
             mask = 0
             for i in range(1, m):
                 c = int(zone[z, i])
-                mask |= MED_CLS[int(dl[c // DECK_SIZE, c % DECK_SIZE])]
+                mask |= MED_CLS[kind_in(dl, c)]
             if mask != 0:
                 cls[s, k] = mask
     _layers(rec, props, cls, False)
@@ -634,12 +634,12 @@ def hand_cost(rec, p, kind):
     dl = rec["deck_list"]  # hot: the record's arrays read once
     if zn[GLOBAL_Z] > 0:
         g = int(zone[GLOBAL_Z, 0])
-        gk = int(dl[g // DECK_SIZE, g % DECK_SIZE])
+        gk = kind_in(dl, g)
         if HAND_SRC[gk]:
             cost = _hand_effects(kind, gk, g // DECK_SIZE == p, cost)
     if zn[PTER0 + p] > 0:
         t = int(zone[PTER0 + p, 0])
-        tk = int(dl[t // DECK_SIZE, t % DECK_SIZE])
+        tk = kind_in(dl, t)
         if HAND_SRC[tk]:
             cost = _hand_effects(kind, tk, True, cost)
     a = int(rec["turn_player"])
@@ -649,7 +649,7 @@ def hand_cost(rec, p, kind):
             z = SLOT0 + SLOTS * s + k
             if zn[z] > 0:
                 w = int(zone[z, 0])
-                wk = int(dl[w // DECK_SIZE, w % DECK_SIZE])
+                wk = kind_in(dl, w)
                 if HAND_SRC[wk]:
                     cost = _hand_effects(kind, wk, s == p, cost)
     return max(0, cost)
@@ -920,7 +920,7 @@ def selector_targets(rec, p, sel, effect, value, out, base):
         if m > 0 and (sel == S_ENEMY_WARRIOR or sel == S_ENEMY_CARD):
             if effect == E_DESTROY:
                 w = int(zone[z, 0])
-                if COST[int(dl[w // DECK_SIZE, w % DECK_SIZE])] > value:
+                if COST[kind_in(dl, w)] > value:
                     continue
             if effect == E_STRIP and m <= 1:  # no Items
                 continue
@@ -1497,7 +1497,7 @@ def legal_mask(rec, mask):
         dl = rec["deck_list"]
         for i in range(rec["zone_n"][z]):
             c = int(zone[z, i])
-            kd = int(dl[c // DECK_SIZE, c % DECK_SIZE])
+            kd = kind_in(dl, c)
             if _search_matches(kd, sk, n):
                 mask[PICK_A + kd] = 1
         return
@@ -1575,7 +1575,7 @@ def legal_mask(rec, mask):
         if zn[z] == 0 or used[p, j]:
             continue
         c = int(zone[z, 0])
-        kind = int(dl[c // DECK_SIZE, c % DECK_SIZE])
+        kind = kind_in(dl, c)
         n = ACTIVATE_ABIL[kind]
         if n < 0 or ABIL[kind, n, A_COST] > energy or (HAS_TEMP[kind] and not room):
             continue
