@@ -9,6 +9,11 @@ with :func:`register_game`:
 - ``encode(rec, player, omniscient, out)``: write ``player``'s observation into ``out``.
 - ``encode_state(rec, out)``: write the full state vector into ``out``.
 
+optionally ``asks(rec) -> bool``: whether the current player is asked even when only one
+action is legal (default: never, so ``settle`` applies every lone legal action itself). A
+game whose rules ask a seat with nothing to play, so that being asked reveals nothing,
+returns True there (``tests/kitgame/rules.py::asks``);
+
 and, for search agents (ISMCTS), up to three more:
 
 - ``determinize(rec, player, words)``: resample in place everything ``player`` cannot
@@ -45,7 +50,7 @@ _GAMES: dict = {}  # record dtype -> SimpleNamespace(reset, apply, legal, encode
 
 
 def register_game(state_dtype, reset, apply, legal, encode, encode_state,
-                  determinize=None, policy=None, evaluate=None) -> None:
+                  determinize=None, policy=None, evaluate=None, asks=None) -> None:
     """Register a game's single-record kernels for records of ``state_dtype``.
 
     Called by ``GameSpec`` itself; registering other kernels for a dtype that already
@@ -53,7 +58,7 @@ def register_game(state_dtype, reset, apply, legal, encode, encode_state,
     """
     game = SimpleNamespace(
         reset=reset, apply=apply, legal=legal, encode=encode, encode_state=encode_state,
-        determinize=determinize, policy=policy, evaluate=evaluate)
+        determinize=determinize, policy=policy, evaluate=evaluate, asks=asks)
     dtype = np.dtype(state_dtype)
     old = _GAMES.get(dtype)
     if old is not None and vars(old) != vars(game):
@@ -124,6 +129,12 @@ def game_evaluate(rec, values):
         fn(rec, values)
 
 
+def game_asks(rec):
+    """Whether a lone legal action is still asked of the player (the registered ``asks``)."""
+    fn = _GAMES[rec.dtype].asks
+    return False if fn is None else bool(fn(rec))
+
+
 @overload(game_reset, jit_options={"cache": True})
 def _ov_reset(rec):
     fn = _kernels(rec).reset
@@ -181,6 +192,14 @@ def _ov_evaluate(rec, values):
     return lambda rec, values: fn(rec, values)
 
 
+@overload(game_asks, jit_options={"cache": True})
+def _ov_asks(rec):
+    fn = _kernels(rec).asks
+    if fn is None:
+        return lambda rec: False
+    return lambda rec: fn(rec)
+
+
 @njit(cache=True)
 def clear_mask(mask):
     """Zero ``mask``."""
@@ -190,7 +209,10 @@ def clear_mask(mask):
 
 @njit(cache=True)
 def settle(rec, mask):
-    """Apply every forced decision until a real choice or the end; writes ``mask``."""
+    """Apply every forced decision until a real choice or the end; writes ``mask``.
+
+    A decision is forced when one action is legal and the game's ``asks`` does not ask it.
+    """
     while True:
         if rec["terminated"] or rec["truncated"]:
             clear_mask(mask)
@@ -203,7 +225,7 @@ def settle(rec, mask):
         count = 0
         for a in range(mask.shape[0]):  # branch-free count: ~4x faster than tracking the index
             count += mask[a] != 0
-        if count == 1:
+        if count == 1 and not game_asks(rec):
             only = 0
             while mask[only] == 0:
                 only += 1

@@ -34,7 +34,8 @@ class Kernels:
     Required: ``reset(rec)``, ``apply(rec, action)``, ``legal(rec, mask)``,
     ``encode(rec, player, omniscient, out)``, ``encode_state(rec, out)``. Optional, for
     search agents: ``determinize(rec, player, words)``, ``policy(obs, mask, words)``,
-    ``evaluate(rec, values)``.
+    ``evaluate(rec, values)``. Optional for any game: ``asks(rec) -> bool``, whether the
+    current player is asked even with one legal action (default: never).
     """
 
     reset: Callable | None = None
@@ -45,6 +46,7 @@ class Kernels:
     determinize: Callable | None = None
     policy: Callable | None = None
     evaluate: Callable | None = None
+    asks: Callable | None = None
 
     REQUIRED = ("reset", "apply", "legal", "encode", "encode_state")
 

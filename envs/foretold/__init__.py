@@ -724,7 +724,7 @@ SPEC = GameSpec(
     kernels=Kernels(reset=rules.reset_game, apply=rules.apply_action, legal=rules.legal_mask,
                     encode=encode, encode_state=encode_state,
                     determinize=rules.determinize_record, policy=act_one,
-                    evaluate=rules.evaluate),
+                    evaluate=rules.evaluate, asks=rules.asks),
     determinize=determinize,
     heuristic=heuristic_actions,
     default_max_turns=150,

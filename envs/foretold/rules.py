@@ -83,7 +83,6 @@ from .state import (
     BUY_FAITHFUL,
     BUY_RELIC,
     BUY_TILE,
-    CANCEL,
     CELL,
     CELLS,
     COMBAT_DIE,
@@ -1373,28 +1372,22 @@ def action_mask(rec, p, responding, mask):
     """The PLAY_FATE and USE_RELIC actions seat ``p`` may take now (R63, R72-R73).
 
     ``responding``: as the asked seat of a response window (R69), else as the turn player's
-    own Action in their Marketplace Step. Returns whether it allowed any.
+    own Action in their Marketplace Step.
     """
-    found = False
     for k in range(NC):
         if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, responding):
             mask[PLAY_FATE + k] = 1
-            found = True
     for r in range(NR):
         if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
             mask[USE_RELIC + r] = 1
-            found = True
     if p == rec["defender"] and (not responding or rec["stack_n"][0] < STACK_CAP):
         for c in range(CELLS):
             if raid_flip_ok(rec, p, c):
                 mask[FLIP + c] = 1
-                found = True
     if rec["fin"] > 0 and (not responding or rec["stack_n"][0] < STACK_CAP):
         for t in range(NF):
             if ability_ok(rec, p, t):
                 mask[ABILITY + t] = 1  # R43, R70: an ability discard
-                found = True
-    return found
 
 
 @njit(cache=True)
@@ -1432,8 +1425,8 @@ def has_play(rec, p, responding):
     Defender with a Tile it might flip: a Starting Tile it can pay for (public), or an
     unflipped deck Tile (its type hidden) and at least the cheapest deck flip in gold; or,
     in a fight, holds a Faithful of its side's ability discard face down (Temple or Party:
-    the split is hidden). Being asked, ``p`` may then have only ``pass`` (and ``cancel``,
-    the same, so that being asked is always a decision: ``legal_mask``).
+    the split is hidden). Being asked, ``p`` may then have only ``pass``: ``asks`` keeps
+    that a decision.
     """
     if not rec["alive"][p]:
         return False
@@ -2598,6 +2591,18 @@ def start_reinforce(rec):
 
 
 @njit(cache=True)
+def asks(rec):
+    """R70 Reading: whether the current player decides even with only ``pass`` legal.
+
+    The seat asked in a window or a fight's round was chosen by ``has_play`` from public
+    information; the core's ``settle`` would otherwise pass for it (and tell everyone it
+    has nothing to play).
+    """
+    ph = int(rec["phase"])
+    return ph == Phase.RESPOND or ph == Phase.FINALIZE
+
+
+@njit(cache=True)
 def legal_mask(rec, mask):
     """Legal actions of the current player."""
     for a in range(mask.shape[0]):
@@ -2609,12 +2614,10 @@ def legal_mask(rec, mask):
         market_legal(rec, mask)
     elif ph == Phase.RESPOND:
         mask[PASS] = 1
-        if not action_mask(rec, int(rec["current_player"]), True, mask):
-            mask[CANCEL] = 1  # R70 Reading: asked with nothing to play, a real decision
+        action_mask(rec, int(rec["current_player"]), True, mask)
     elif ph == Phase.FINALIZE:
-        mask[PASS] = 1
-        if not action_mask(rec, int(rec["priority"]), False, mask):
-            mask[CANCEL] = 1  # R51, R70 Reading: as in a window
+        mask[PASS] = 1  # R51
+        action_mask(rec, int(rec["priority"]), False, mask)
     elif ph == Phase.PICK_DIE:
         for s in range(2):
             for i in range(MAX_DICE):
@@ -2753,7 +2756,7 @@ def apply_action(rec, a):
         market_apply(rec, a)
     elif ph == Phase.RESPOND:
         s = int(rec["current_player"])
-        if a == PASS or a == CANCEL:
+        if a == PASS:
             advance(rec)
         elif a < FLIP + CELLS:  # R34: the Defender flips, the rotation stays
             push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
@@ -2765,7 +2768,7 @@ def apply_action(rec, a):
             begin_play(rec, s, NC + a - USE_RELIC)
     elif ph == Phase.FINALIZE:
         s = int(rec["priority"])
-        if a == PASS or a == CANCEL:
+        if a == PASS:
             rec["passes"] += 1
             rec["priority"] = (s + 1) % rec["num_players"]
             round_next(rec)

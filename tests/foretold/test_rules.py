@@ -36,7 +36,6 @@ from fatezoo.envs.foretold.state import (
     BUY_FAITHFUL,
     BUY_RELIC,
     BUY_TILE,
-    CANCEL,
     CELL,
     DIRECTION,
     FATE_DECK,
@@ -167,11 +166,11 @@ def act(states, *actions):
 
 def decline(states, *seats):
     """R70 Reading: each seat in turn is asked (it holds a Fate card, hidden) with nothing to
-    play, so only ``pass`` or ``cancel`` (the same); it passes."""
+    play, so only ``pass`` (a decision all the same: ``rules.asks``); it passes."""
     rec = states[0]
     for s in seats:
         assert rec["phase"] in (Phase.RESPOND, Phase.FINALIZE) and rec["current_player"] == s
-        assert ready(states) == {PASS, CANCEL}
+        assert ready(states) == {PASS}
         act(states, PASS)
 
 

@@ -58,9 +58,9 @@ def raw_legal(states, mask):
 class Table:
     """One kitgame record set up by hand; ``act`` applies one decision (no forced ones)."""
 
-    def __init__(self, hands, deck=(), turn=0, seed=0):
+    def __init__(self, hands, deck=(), turn=0, seed=0, ask_all=False):
         n = len(hands)
-        self.states = SPEC.new_states(1, SPEC.options(num_players=n))
+        self.states = SPEC.new_states(1, SPEC.options(num_players=n, ask_all=ask_all))
         self.states["rng"][0] = seed_words(seed)
         self.mask = np.zeros(NUM_ACTIONS, np.int8)
         K.reset_one(self.states, 0, self.mask)
@@ -151,6 +151,44 @@ def test_asked_players_can_only_respond_with_what_they_hold():
     assert t.act(PASS) == 2
     assert t.act(PASS) == 1  # resolved: seat 1's turn
     assert t.rec["life"][2] == START_LIFE - STRIKE
+
+
+def test_ask_all_asks_every_seat_even_with_only_pass():
+    t = Table([["attack"], ["attack"], ["block"]], deck=["attack"] * 3, ask_all=True)
+    assert attack(t, 1) == 1  # seat 1 holds no Block but is asked: it may only pass
+    assert t.legal() == [PASS]
+    assert t.act(PASS) == 2 and t.legal() == [RESPOND, PASS]
+    assert t.act(PASS) == 1  # resolved: seat 1's turn
+    assert t.rec["life"][1] == START_LIFE - STRIKE and t.rec["stack_n"][0] == 0
+
+
+def test_settle_applies_a_lone_action_unless_the_game_asks_it():
+    """The core's ``settle`` (via ``step_one``) passes for a seat whose only legal action is
+    ``pass``, except where the game's ``asks`` kernel says the seat is asked (ask_all's
+    response windows)."""
+    for ask_all in (False, True):
+        # seat 1 holds nothing and draws a Block: its own turn has only `pass`
+        t = Table([["attack"], [], ["block"]], deck=["block", "attack"], ask_all=ask_all)
+        t.act(PLAY + ATTACK)
+        t.act(TARGET + 1)  # seat 2
+        K.step_one(t.states, 0, OPTION + 0, t.mask)
+        if ask_all:  # seat 1 (no Block) is asked with only `pass`: settle leaves it
+            assert t.rec["current_player"] == 1 and np.flatnonzero(t.mask).tolist() == [PASS]
+            K.step_one(t.states, 0, PASS, t.mask)
+        # seat 2 holds a Block: a real choice
+        assert t.rec["current_player"] == 2
+        assert np.flatnonzero(t.mask).tolist() == [RESPOND, PASS]
+        K.step_one(t.states, 0, PASS, t.mask)
+        # the Attack resolved; seat 1's turn has only `pass` outside a window: settle passed
+        # for it, so seat 2 (drawing an Attack) decides
+        assert t.rec["life"][2] == START_LIFE - STRIKE
+        assert t.rec["turn"] == 2 and t.rec["current_player"] == 2
+        assert np.flatnonzero(t.mask).tolist() == [PLAY + ATTACK, PASS]
+
+
+def test_ask_all_games_run_to_the_end_with_every_invariant():
+    report = T.fuzz("kitgame", 3, games=300, seed=7, ask_all=True)
+    assert report["terminated"] == 300
 
 
 def test_responses_resolve_last_in_first_out():

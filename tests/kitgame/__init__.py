@@ -48,12 +48,15 @@ from .state import (
 ZONE_NAMES = ["deck", "discard", "stack"] + [f"hand{p}" for p in range(MAX_P)]  # by zone id
 
 
-def configure(rounds=5) -> dict:
-    """Validate kitgame's options: ``rounds`` (1-10), turns per player before the end."""
+def configure(rounds=5, ask_all=False) -> dict:
+    """Validate kitgame's options: ``rounds`` (1-10), turns per player before the end;
+    ``ask_all`` (bool): a response window asks every other seat, a Block or not."""
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) \
             or not 1 <= rounds <= 10:
         raise ValueError(f"kitgame: rounds must be an int in [1, 10], got {rounds!r}")
-    return {"rounds": int(rounds)}
+    if not isinstance(ask_all, (bool, np.bool_)):
+        raise ValueError(f"kitgame: ask_all must be True or False, got {ask_all!r}")
+    return {"rounds": int(rounds), "ask_all": int(ask_all)}
 
 
 def _require(ok, name: str, want: str) -> None:
@@ -71,6 +74,7 @@ def check_record(rec) -> None:
     n = int(rec["num_players"])
     _require(2 <= n <= MAX_P, "num_players", f"in [2, {MAX_P}]")
     _require(1 <= rec["rounds"] <= 10, "rounds", "in [1, 10]")
+    _require(rec["ask_all"] in (0, 1), "ask_all", "0 or 1")
     t, cur = int(rec["turn_player"]), int(rec["current_player"])
     _require(0 <= t < n, "turn_player", f"in [0, {n})")
     _require(0 <= cur < n, "current_player", f"in [0, {n})")
@@ -140,7 +144,8 @@ def _check_stack(rec, n: int, t: int, cur: int) -> None:
     if top and not (rec["terminated"] or rec["truncated"]):
         asked = (int(stack[top - 1, OWNER]) + int(stack[top - 1, ASK])) % n
         _require(cur == asked, "current_player", f"{asked}, the seat the window asks")
-        _require(_holds(rec, cur, BLOCK), "the asked seat", "holding a Block")
+        _require(rec["ask_all"] or _holds(rec, cur, BLOCK), "the asked seat",
+                 "holding a Block (unless ask_all)")
     elif not (rec["terminated"] or rec["truncated"]):
         _require(cur == t, "current_player", f"the turn player {t} when the stack is empty")
 
@@ -196,7 +201,7 @@ SPEC = GameSpec(
     render_svg=render_svg,
     kernels=Kernels(reset=rules.reset_game, apply=rules.apply_action, legal=rules.legal_mask,
                     encode=encode, encode_state=encode_state,
-                    determinize=rules.determinize_record),
+                    determinize=rules.determinize_record, asks=rules.asks),
     determinize=determinize,
     default_max_turns=1000,
 )

@@ -188,7 +188,8 @@ def resolve(rec, i):
 
 @njit(cache=True)
 def advance(rec):
-    """Run the response window: ask the next seat holding a Block, or resolve the top.
+    """Run the response window: ask the next seat holding a Block (with ``ask_all``, the
+    next seat), or resolve the top.
 
     When the stack is empty again the turn ends (one play per turn).
     """
@@ -196,7 +197,7 @@ def advance(rec):
     eligible = np.zeros(MAX_P, np.int8)
     while rec["stack_n"][0] > 0:
         for p in range(n):
-            eligible[p] = holds(rec, p, BLOCK)
+            eligible[p] = 1 if rec["ask_all"] else holds(rec, p, BLOCK)
         seat = next_responder(rec["stack"], rec["stack_n"], n, eligible)
         if seat >= 0:
             rec["current_player"] = seat
@@ -207,6 +208,14 @@ def advance(rec):
                 end_turn(rec)
                 return
     end_turn(rec)
+
+
+@njit(cache=True)
+def asks(rec):
+    """With ``ask_all``, a seat asked in a response window decides even with only ``pass``
+    legal: who is asked then depends on nothing hidden (the core's ``settle`` would
+    otherwise pass for it, and everyone would learn it holds no Block)."""
+    return rec["ask_all"] != 0 and rec["stack_n"][0] > 0
 
 
 @njit(cache=True)

@@ -75,6 +75,7 @@ ACTION_NAMES = SPACE.names
 
 GAME_FIELDS = [
     ("rounds", np.int8),  # option: the game ends after rounds * num_players turns
+    ("ask_all", np.int8),  # option: a response window asks every other seat (rules.asks)
     ("turn_player", np.int8),
     ("life", np.int8, (MAX_P,)),
     ("last_roll", np.int8),  # the last die roll, -1 none
