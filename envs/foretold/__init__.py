@@ -728,7 +728,7 @@ SPEC = GameSpec(
     determinize=determinize,
     heuristic=heuristic_actions,
     default_max_turns=150,
-    rollout_depth=60,
+    rollout_depth=10,
     # one option set with every option on (Fatesworn too), so that the CI fuzz keeps its
     # 1,000 games per option set and count (issue 9: with and without Fatesworn)
     contract_options=({"two_player_variant": True, "reward": "score", "fatesworn": True},),

@@ -39,7 +39,6 @@ from .cards import (
 from .encode import (
     CELL_SIZE,
     G_BONUS,
-    G_CONQUERED,
     G_DOORS,
     G_MARKER,
     G_PRESENT,
@@ -82,6 +81,7 @@ from .rules import (
     F_ALLY,
     R_DEFENSE_BONUS,
     R_RAID_BONUS,
+    door_steps,
 )
 from .state import (
     BUY_FAITHFUL,
@@ -171,6 +171,17 @@ def _heart(obs, seat):
         if t == HEART:
             return c
     return -1
+
+
+@njit(cache=True)
+def _heart_steps(obs, seat, heart):
+    """Marker moves from each cell of ``seat``'s Temple to its Heart, as observed."""
+    doors = np.zeros(CELLS, np.int64)
+    for c in range(CELLS):
+        for d in range(4):
+            if _grid(obs, seat, c, G_DOORS + d) > 0.5:
+                doors[c] |= 1 << d
+    return door_steps(doors, heart)
 
 
 @njit(cache=True)
@@ -426,17 +437,16 @@ def act_one(obs, mask, rng):
         heart = _heart(obs, seat)
         if seat < 0 or c < 0 or heart < 0:
             return random_legal(mask, rng)
+        # the shortest doorway path to the Heart (a straight-line distance walked the
+        # Marker back and forth in rearranged Temples until the Raid's move cap)
+        steps = _heart_steps(obs, seat, heart)
         best, bd = -1, 99
         for d in range(4):
             if mask[DIRECTION + d]:
                 r = c // 4 + (-1 if d == 0 else (1 if d == 2 else 0))
                 k = c % 4 + (1 if d == 1 else (-1 if d == 3 else 0))
-                dist = abs(r - heart // 4) + abs(k - heart % 4)
-                o = 4 * r + k
-                if 0 <= o < CELLS and _grid(obs, seat, o, G_CONQUERED) > 0.5:
-                    dist += 1
-                if dist < bd:
-                    best, bd = DIRECTION + d, dist
+                if steps[4 * r + k] < bd:
+                    best, bd = DIRECTION + d, steps[4 * r + k]
         if best >= 0 and _party_strength(obs) > 0.0:
             return best
         return RETREAT

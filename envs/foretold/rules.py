@@ -88,6 +88,7 @@ from .state import (
     COMBAT_DIE,
     DIRECTION,
     DISCOUNT_CAP,
+    ENTRANCE_CELL,
     F_COUNTERED,
     F_SACRIFICED,
     FATE_DECK,
@@ -243,6 +244,44 @@ def neighbour(c, d):
     if r < 0 or r > 3 or k < 0 or k > 3:
         return -1
     return 4 * r + k
+
+
+@njit(cache=True)
+def door_steps(doors, goal):
+    """Marker moves from each cell to ``goal`` through doorway pairs (R56); 99: no way.
+
+    ``doors``: each cell's current doorway bits (0: no Tile). Breadth-first.
+    """
+    dist = np.full(CELLS, 99, np.int64)
+    queue = np.zeros(CELLS, np.int64)
+    dist[goal] = 0
+    queue[0] = goal
+    head, tail = 0, 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for d in range(4):
+            o = neighbour(c, d)
+            if o >= 0 and dist[o] == 99 and (doors[c] >> d) & 1 \
+                    and (doors[o] >> ((d + 2) % 4)) & 1:
+                dist[o] = dist[c] + 1
+                queue[tail] = o
+                tail += 1
+    return dist
+
+
+@njit(cache=True)
+def heart_depth(rec, p):
+    """Marker moves from seat ``p``'s Entrance to its Heart (R56): the Tiles a Raid crosses."""
+    doors = np.zeros(CELLS, np.int64)
+    heart = -1
+    for c in range(CELLS):
+        doors[c] = tile_doors(rec, p, c)
+        if rec["grid"][p, c] == HEART:
+            heart = c
+    if heart < 0:
+        return 0
+    return door_steps(doors, heart)[ENTRANCE_CELL]
 
 
 @njit(cache=True)
@@ -2963,21 +3002,78 @@ def apply_action(rec, a):
 # ---------------------------------------------------------------- search support
 
 
+# ISMCTS's value of a position (``evaluate``): Life, plus what a seat owns at the prices it
+# pays in the Marketplace. A rollout cut after ``rollout_depth`` decisions rarely sees Life
+# change (a Smite needs a whole Raid), so Life alone scored every action alike; what was
+# bought, gained and held is progress a few decisions show.
+ASSET_RATE = 1.25  # a bought card is worth more than the gold paid for it (it pays again)
+GOLD_PER_LIFE = 8.0  # gold worth one Life point
+DEPTH_LIFE = 1.0  # Life points per Tile a Raid must cross to reach the Heart
+VALUE_SCALE = 8.0  # the lead in Life points whose value is tanh(1)
+
+
+@njit(cache=True)
+def holdings(rec, p):
+    """What seat ``p`` owns, in gold at Marketplace prices (R18-R23), its gold not included.
+
+    Its Faithful in every zone (a fighting side's, set aside or not, included), Relics,
+    bought and flipped Tiles and Fate cards in hand. Public: which Faithful, Relics and
+    Tiles a seat owns is seen, and how many Fate cards it holds (only the Temple / Party
+    split and the hand's cards are hidden, and this sums over both).
+    """
+    f = 0
+    raid = rec["defender"] >= 0
+    for t in range(NF):
+        k = rec["f_temple"][p, t] + rec["f_party"][p, t] + rec["f_discard"][p, t] \
+            + rec["f_pool"][p, t]
+        if raid and p == rec["turn_player"]:
+            k += rec["f_fight"][0, t]
+        if raid and p == rec["defender"]:
+            k += rec["f_fight"][1, t] + rec["f_defeated"][t]
+        f += k * F_COST[t]
+    tiles = 0
+    for c in range(CELLS):
+        if rec["grid"][p, c] >= 5:  # a Tile from the Tile Deck (0-4: the Starting Tiles)
+            tiles += 1
+    return (f + relic_sum(rec, p, R_COST) + tiles * TILE_PRICE + b_side_sum(rec, p, T_FLIP)
+            + count(rec["c_hand"][p]) * FATE_PRICE)
+
+
+@njit(cache=True)
+def standing(rec, p):
+    """Seat ``p``'s position in Life points.
+
+    Life and Prevent, its gold and holdings, and how deep its Heart lies (a rearranged
+    Temple can bring it next to the Entrance).
+    """
+    return (rec["life"][p] + rec["shield"][p] + DEPTH_LIFE * heart_depth(rec, p)
+            + (rec["gold"][p] + ASSET_RATE * holdings(rec, p)) / GOLD_PER_LIFE)
+
+
 @njit(cache=True)
 def evaluate(rec, values):
-    """Per-seat values in [-1, 1] for cut-short rollouts: Life against the table mean."""
+    """ISMCTS's per-seat values of a rollout cut short, in (-1, 1).
+
+    tanh of the seat's ``standing`` lead over the mean of the other living seats, over
+    ``VALUE_SCALE``; an eliminated seat -1; a game that ended scores its returns.
+    """
     n = int(rec["num_players"])
-    total = 0.0
-    for p in range(n):
-        total += rec["life"][p]
-    mean = total / n
-    for p in range(n):
-        if rec["terminated"]:
+    if rec["terminated"]:
+        for p in range(n):
             values[p] = rec["returns"][p]
-        elif not rec["alive"][p]:
+        return
+    total = 0.0
+    alive = 0
+    for p in range(n):
+        values[p] = standing(rec, p) if rec["alive"][p] else 0.0
+        total += values[p]
+        alive += rec["alive"][p]
+    for p in range(n):
+        if not rec["alive"][p]:
             values[p] = -1.0
         else:
-            values[p] = max(-1.0, min(1.0, (rec["life"][p] - mean) / MAX_LIFE))
+            others = (total - values[p]) / max(1, alive - 1)
+            values[p] = np.tanh((values[p] - others) / VALUE_SCALE)
 
 
 @njit(cache=True)

@@ -8,19 +8,22 @@ import numpy as np
 
 from fatezoo.envs.core import kernels as K
 from fatezoo.envs.foretold import SPEC, rules
+from fatezoo.envs.foretold.cards import HEART
 from fatezoo.envs.foretold.heuristic import act_one
 from fatezoo.envs.foretold.state import (
+    DIRECTION,
     NUM_ACTIONS,
     PASS,
     PICK_FAITHFUL,
     PLAY_FATE,
     PLAY_GOLD,
+    TARGET_SEAT,
     Phase,
 )
 
 from .test_fate import C, give_card, quiet_market
 from .test_fight import defended
-from .test_rules import F, act, raid_ready
+from .test_rules import F, act, raid_ready, ready
 
 
 def choice(states):
@@ -77,3 +80,19 @@ def test_fight_bonus_only_when_it_turns_the_fight():
     assert choice(_raid_round(2)) == PLAY_FATE + C["Fury"]  # +2 turns it
     assert choice(_raid_round(3)) == PASS  # not enough: kept
     assert choice(_raid_round(0)) == PASS  # already winning
+
+
+def test_marker_walks_the_doorway_path_to_the_heart():
+    """The Defender's Heart moved under its Treasury: from the Entrance the way is West, then
+    South; South (the Pathway, the straight-line neighbour as near as the Treasury) is a dead
+    end (R56: Marker moves go through doorway pairs)."""
+    states = raid_ready(defender_temple=())
+    rec = states[0]
+    rec["grid"][1, 9] = -1
+    rec["grid"][1, 4] = HEART  # one doorway, North: the Treasury's South doorway
+    ready(states)  # a legal Temple (R27)
+    act(states, TARGET_SEAT)  # no Defenders: the Entrance is conquered, the Raider advances
+    assert rec["phase"] == Phase.ADVANCE
+    assert choice(states) == DIRECTION + 3  # West
+    act(states, DIRECTION + 3)
+    assert choice(states) == DIRECTION + 2  # South, onto the Heart
