@@ -4,7 +4,7 @@ Specs (``fatezoo arena --agents``, ``fatezoo play --opponents``, :func:`make_age
 
     random                              uniform over legal actions
     heuristic                           the game's hand-written policy
-    ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40,seed=0]
+    ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40,prior=10,seed=0]
                                         information-set MCTS (any subset of the options)
     ppo:path/to/model.zip               a MaskablePPO checkpoint (a pickle: trusted files only)
     rllib:path/to/checkpoint            an RLlib checkpoint of ``fatezoo train --backend rllib``
@@ -23,7 +23,8 @@ from .rllib import RllibAgent
 AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent,
           "ppo": PolicyAgent, "rllib": RllibAgent, "human": HumanAgent}
 
-_ISMCTS_OPTIONS = {"sims": int, "rollout": str, "c": float, "depth": int, "seed": int}
+_ISMCTS_OPTIONS = {"sims": int, "rollout": str, "c": float, "depth": int, "prior": float,
+                   "seed": int}
 
 
 def parse_options(name: str, text: str, types: dict) -> dict:

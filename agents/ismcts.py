@@ -10,8 +10,11 @@ and then walks one tree shared by all determinizations (Cowling, Powley and Whit
 1. Selection: among the children legal in this determinization, the highest
    ``mean + c * sqrt(ln(availability) / visits)``; availability counts the simulations
    in which the child was legal, which keeps rarely-legal moves from being over-explored.
+   With ``prior > 0`` the action the game's rollout policy would take there (a
+   progressive bias: the policy reads the determinized observation with fixed generator
+   words, so the search's own stream is not touched) adds ``prior / (1 + visits)``.
 2. Expansion: the first node with a legal action not yet in the tree gets one child, for
-   a uniformly drawn untried action.
+   a uniformly drawn untried action (with ``prior > 0``: the policy's action first).
 3. Rollout: the rollout policy (the game's registered ``policy`` kernel, e.g. its
    heuristic, or uniform random) plays on for ``depth`` decisions (0: to the end).
 4. Backpropagation: a game that ended scores its returns; a rollout cut short scores
@@ -57,11 +60,12 @@ def _rollout_action(rec, mask, obs, words, use_policy):
 
 @njit(cache=True)
 def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num_actions,
-               obs_size, visits_out):
+               obs_size, visits_out, prior):
     """Run ``sims`` simulations from the decision in ``root_u8[i]``; return the action.
 
     ``work[i]`` (viewed as bytes by ``work_u8[i]``) is scratch for the determinized copy.
-    ``visits_out`` receives the root children's visit counts.
+    ``visits_out`` receives the root children's visit counts. ``prior`` > 0: the rollout
+    policy's action at each tree node is expanded first and biased in selection.
     """
     max_nodes = sims + 1
     children = np.full((max_nodes, num_actions), -1, np.int32)
@@ -73,6 +77,7 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
     mask = np.zeros(num_actions, np.int8)
     obs = np.zeros(obs_size, np.float32)
     values = np.zeros(MAX_PLAYERS)
+    prior_words = np.zeros(4, np.int64)
     nodes = 1
     work_u8[i, :] = root_u8[i, :]
     viewer = work[i]["current_player"]
@@ -86,6 +91,12 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
         path[0] = 0
         # selection and expansion
         while not (rec["terminated"] or rec["truncated"]):
+            pa = -1
+            if prior > 0.0:
+                for w in range(4):  # fixed words: the policy's choice depends on the position
+                    prior_words[w] = w + 1
+                game_encode(rec, rec["current_player"], 0, obs)
+                pa = game_policy(obs, mask, prior_words, rec)
             untried = 0
             for a in range(num_actions):
                 if mask[a]:
@@ -96,14 +107,17 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
                         avail[ch] += 1.0
             player = rec["current_player"]
             if untried > 0:
-                k = randint(words, untried)
                 pick = -1
-                for a in range(num_actions):
-                    if mask[a] and children[node, a] < 0:
-                        if k == 0:
-                            pick = a
-                            break
-                        k -= 1
+                if pa >= 0 and children[node, pa] < 0:
+                    pick = pa
+                else:
+                    k = randint(words, untried)
+                    for a in range(num_actions):
+                        if mask[a] and children[node, a] < 0:
+                            if k == 0:
+                                pick = a
+                                break
+                            k -= 1
                 child = nodes
                 nodes += 1
                 children[node, pick] = child
@@ -119,6 +133,8 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
                 if mask[a]:
                     ch = children[node, a]
                     score = value[ch] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
+                    if a == pa:
+                        score += prior / (1.0 + visits[ch])
                     if score > best_score:
                         best, best_score = a, score
             node = children[node, best]
@@ -153,20 +169,20 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
 
 @njit(cache=True, parallel=True)
 def search_batch(work, work_u8, root_u8, sims, c, depth, use_policy, words, num_actions,
-                 obs_size, actions, visits):
+                 obs_size, actions, visits, prior):
     """:func:`search_row` for every row, in parallel."""
     for i in prange(work.shape[0]):
         actions[i] = search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy,
-                                words[i], num_actions, obs_size, visits[i])
+                                words[i], num_actions, obs_size, visits[i], prior)
 
 
 @njit(cache=True)
 def search_serial(work, work_u8, root_u8, sims, c, depth, use_policy, words, num_actions,
-                  obs_size, actions, visits):
+                  obs_size, actions, visits, prior):
     """:func:`search_batch` without threads (cheaper for a few rows)."""
     for i in range(work.shape[0]):
         actions[i] = search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy,
-                                words[i], num_actions, obs_size, visits[i])
+                                words[i], num_actions, obs_size, visits[i], prior)
 
 
 def _as_int(name, value, low):
@@ -186,6 +202,8 @@ class ISMCTSAgent(Agent):
         c: exploration constant of the selection rule (values are in [-1, 1]).
         depth: rollout decisions before the game's ``evaluate`` scores the position
             (0: play every rollout to the end); None takes the game's ``rollout_depth``.
+        prior: weight of the rollout policy's action in the tree (see the module docs;
+            0: none); None takes the game's ``ismcts_prior``. Needs a registered policy.
         seed: the agent's generator seed (None: fresh entropy).
     """
 
@@ -193,7 +211,7 @@ class ISMCTSAgent(Agent):
     needs_records = True
 
     def __init__(self, game: str, sims: int = 200, rollout: str | None = None, c: float = 1.4,
-                 depth: int | None = None, seed=None):
+                 depth: int | None = None, prior: float | None = None, seed=None):
         super().__init__(seed)
         self.spec = get_spec(game)
         self.game = game
@@ -212,6 +230,14 @@ class ISMCTSAgent(Agent):
             raise ValueError(f"ismcts: c must be a number >= 0, got {c!r}")
         self.c = float(c)
         self.depth = _as_int("depth", self.spec.rollout_depth if depth is None else depth, 0)
+        prior = self.spec.ismcts_prior if prior is None else prior
+        if isinstance(prior, bool) or not isinstance(prior, (int, float, np.floating)) \
+                or not 0 <= prior < np.inf:
+            raise ValueError(f"ismcts: prior must be a finite number >= 0, got {prior!r}")
+        if prior > 0 and not has_policy:
+            raise ValueError(f"ismcts: prior needs a rollout policy; {game} registers none "
+                             "(use prior=0)")
+        self.prior = float(prior)
         self.last_visits = None
 
     def act_batch(self, obs, masks, rng=None):
@@ -243,7 +269,7 @@ class ISMCTSAgent(Agent):
         search = search_serial if b < 2 else search_batch
         search(work, work_u8, root_u8, self.sims, self.c, self.depth,
                self.rollout == "heuristic", self._words(b, rng), self.spec.num_actions,
-               self.spec.obs_size, actions, visits)
+               self.spec.obs_size, actions, visits, self.prior)
         bad = np.flatnonzero(masks[np.arange(b), actions] == 0)
         if bad.size:
             raise RuntimeError(f"ismcts: searched action {actions[bad[0]]} is not legal in row "
@@ -253,4 +279,4 @@ class ISMCTSAgent(Agent):
 
     def __repr__(self):
         return (f"ISMCTSAgent({self.game!r}, sims={self.sims}, rollout={self.rollout!r}, "
-                f"c={self.c}, depth={self.depth})")
+                f"c={self.c}, depth={self.depth}, prior={self.prior})")

@@ -90,6 +90,25 @@ def test_same_seed_same_choices_and_the_true_record_is_untouched():
     assert records.tobytes() == before
 
 
+def test_prior_expands_the_policy_action_first():
+    """With ``prior`` > 0 the rollout policy's action at the root (read from the viewer's
+    observation with the fixed words 1-4) is the first child expanded, so one simulation
+    plays it; without the prior the first child is a uniformly drawn untried action."""
+    spec = get_spec("fatefell")
+    policy = spec.kernels.policy
+    records, masks = positions("fatefell", 2, 12, seed=6)
+    obs = np.zeros(spec.obs_size, np.float32)
+    differs = 0
+    for i in range(len(records)):
+        row, mask = records[i:i + 1], masks[i:i + 1]
+        K.encode_one(row, 0, int(row[0]["current_player"]), obs)
+        want = policy(obs, mask[0], np.array([1, 2, 3, 4], np.int64))
+        assert ISMCTSAgent("fatefell", sims=1, prior=1.0, seed=i).act_records(row, mask) == [want]
+        without = ISMCTSAgent("fatefell", sims=1, prior=0, seed=i).act_records(row, mask)
+        differs += int(without[0] != want)
+    assert differs > 0, "without the prior some first expansions should differ"
+
+
 def test_search_beats_random():
     result = run_arena("fatefell", ["ismcts:sims=50,rollout=random,depth=20", "random"],
                        games=8, seed=5, progress=False)
@@ -112,6 +131,13 @@ def test_options_and_errors():
         ISMCTSAgent("fatefell", rollout="greedy")
     with pytest.raises(ValueError, match="c must be a number >= 0"):
         ISMCTSAgent("fatefell", c=-1.0)
+    assert make_agent("ismcts:prior=2.5", "fatefell").prior == 2.5
+    assert default.prior == get_spec("fatefell").ismcts_prior == 0.0
+    assert make_agent("ismcts", "foretold").prior == get_spec("foretold").ismcts_prior == 10.0
+    with pytest.raises(ValueError, match="prior must be a finite number >= 0, got -1.0"):
+        ISMCTSAgent("fatefell", prior=-1.0)
+    with pytest.raises(ValueError, match="prior needs a rollout policy; villainous registers"):
+        ISMCTSAgent("villainous", prior=1.0)
     with pytest.raises(TypeError, match="act_records"):
         agent.act_batch(np.zeros((1, 488), np.float32), np.ones((1, 33), np.int8))
     records, masks = positions("fatefell", 2, 2)

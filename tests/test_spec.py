@@ -33,6 +33,13 @@ def test_fatefell_spec_is_sound_and_rebuilds():
     assert list(SPEC.obs_layout) == [f.name for f in SPEC.obs.fields]
 
 
+def test_bad_ismcts_prior_fails_naming_it():
+    assert "ismcts_prior must be a finite number >= 0, got -1.0" in broken(
+        "ismcts_prior", ismcts_prior=-1.0)
+    broken("ismcts_prior must be a finite number >= 0, got True", ismcts_prior=True)
+    broken("ismcts_prior must be a finite number >= 0, got inf", ismcts_prior=float("inf"))
+
+
 def test_wrong_action_name_count_fails_naming_it():
     msg = broken(r"fatefell: 32 action_names for num_actions=33",
                  action_names=SPEC.action_names[:-1])

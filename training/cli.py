@@ -87,7 +87,7 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--agents", default="random,heuristic",
                    help="comma-separated agent specs: random, heuristic, "
-                        "ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40], ppo:PATH, "
+                        "ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40,prior=10], ppo:PATH, "
                         "rllib:PATH (pickles: trusted files only), human (key=value parts "
                         "continue "
                         "the agent before; default random,heuristic)")

@@ -92,6 +92,8 @@ class GameSpec:
         format_version: the record format, stored in each record's ``<game>_format``.
         rollout_depth: ISMCTS rollout decisions before the game's ``evaluate`` scores
             the position (0: rollouts play to the end).
+        ismcts_prior: ISMCTS's default weight of the rollout policy's action in the tree
+            (``agents/ismcts.py``; 0: none; > 0 needs a ``policy`` kernel).
         contract_options: option sets (dicts of ``make`` keyword arguments) the shared
             contract tests run the game with, besides the defaults.
         fuzz_games: random games the CI fuzz plays per player count with the default
@@ -125,6 +127,7 @@ class GameSpec:
     default_max_turns: int = 1000
     format_version: int = 1
     rollout_depth: int = 0
+    ismcts_prior: float = 0.0
     contract_options: tuple = ()
     fuzz_games: int = 2000
     fuzz_option_games: int = 300
@@ -179,6 +182,9 @@ class GameSpec:
                        f"{fmt!r} (use make_state_dtype)")
         if not _is_int(self.rollout_depth) or self.rollout_depth < 0:
             self._fail(f"rollout_depth must be an int >= 0, got {self.rollout_depth!r}")
+        if isinstance(self.ismcts_prior, bool) or not isinstance(
+                self.ismcts_prior, (int, float)) or not 0 <= self.ismcts_prior < float("inf"):
+            self._fail(f"ismcts_prior must be a finite number >= 0, got {self.ismcts_prior!r}")
 
     def _check_obs(self):
         if not isinstance(self.obs, ObsLayout):
