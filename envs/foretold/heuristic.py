@@ -82,6 +82,7 @@ from .rules import (
     R_DEFENSE_BONUS,
     R_RAID_BONUS,
     door_steps,
+    neighbour,
 )
 from .state import (
     BUY_FAITHFUL,
@@ -442,11 +443,9 @@ def act_one(obs, mask, rng):
         steps = _heart_steps(obs, seat, heart)
         best, bd = -1, 99
         for d in range(4):
-            if mask[DIRECTION + d]:
-                r = c // 4 + (-1 if d == 0 else (1 if d == 2 else 0))
-                k = c % 4 + (1 if d == 1 else (-1 if d == 3 else 0))
-                if steps[4 * r + k] < bd:
-                    best, bd = DIRECTION + d, steps[4 * r + k]
+            o = neighbour(c, d)
+            if mask[DIRECTION + d] and o >= 0 and steps[o] < bd:
+                best, bd = DIRECTION + d, steps[o]
         if best >= 0 and _party_strength(obs) > 0.0:
             return best
         return RETREAT
