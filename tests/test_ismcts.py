@@ -136,8 +136,7 @@ def test_options_and_errors():
     assert make_agent("ismcts", "foretold").prior == get_spec("foretold").ismcts_prior == 10.0
     with pytest.raises(ValueError, match="prior must be a finite number >= 0, got -1.0"):
         ISMCTSAgent("fatefell", prior=-1.0)
-    with pytest.raises(ValueError, match="prior needs a rollout policy; villainous registers"):
-        ISMCTSAgent("villainous", prior=1.0)
+    assert make_agent("ismcts", "villainous").prior == get_spec("villainous").ismcts_prior == 10.0
     with pytest.raises(TypeError, match="act_records"):
         agent.act_batch(np.zeros((1, 488), np.float32), np.ones((1, 33), np.int8))
     records, masks = positions("fatefell", 2, 2)

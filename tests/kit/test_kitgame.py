@@ -128,6 +128,16 @@ def test_registered_for_the_tests_but_not_a_shipped_game():
     assert "unknown game 'kitgame'" in out.stdout
 
 
+def test_search_without_a_policy_kernel_refuses_the_prior_and_heuristic_rollouts():
+    """kitgame registers no rollout ``policy``: ISMCTS says so instead of guessing."""
+    from fatezoo.agents.ismcts import ISMCTSAgent
+    assert ISMCTSAgent("kitgame").rollout == "random"
+    with pytest.raises(ValueError, match="prior needs a rollout policy; kitgame registers"):
+        ISMCTSAgent("kitgame", prior=1.0)
+    with pytest.raises(ValueError, match="kitgame registers no rollout policy"):
+        ISMCTSAgent("kitgame", rollout="heuristic")
+
+
 # ---------------------------------------------------------------- response windows
 
 
