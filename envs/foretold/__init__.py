@@ -728,7 +728,7 @@ SPEC = GameSpec(
     determinize=determinize,
     heuristic=heuristic_actions,
     default_max_turns=150,
-    rollout_depth=10,
+    rollout_depth=20,
     # the heuristic's action leads the search (issue 9: RULES.md, session 11's prior runs)
     ismcts_prior=10.0,
     # one option set with every option on (Fatesworn too), so that the CI fuzz keeps its
