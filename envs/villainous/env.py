@@ -7,8 +7,8 @@
 | Actions | Discrete(42) |
 | Parallel API | No; PettingZoo's `turn_based_aec_to_parallel` wraps it |
 | Agents | `player_0` .. `player_{n-1}`, n in 2-6 |
-| Observation | Dict: `observation` Box(-1, 1, (1981,), float32), `action_mask` Box(0, 1, (42,), int8) |
-| State | Box(-1, 1, (1981,), float32) |
+| Observation | Dict: `observation` Box(-1, 1, (1982,), float32), `action_mask` Box(0, 1, (42,), int8) |
+| State | Box(-1, 1, (1982,), float32) |
 | Render modes | `ansi`, `human`, `rgb_array` (the SVG view as (H, W, 3) uint8) |
 | Ended game | AEC: the mask is all zeros and the agents step with None (PettingZoo's rule); vector and gym envs: every action is marked legal and is ignored |
 | Illegal action | `illegal='raise'` (default) raises; `illegal='lose'` ends the game with -1 for the offender (for mask-blind tools that sample actions) |
