@@ -35,6 +35,7 @@ from .state import (
     F_STR,
     FDECK,
     FDISC,
+    FLIMBO,
     FT,
     FZ,
     HAND,
@@ -96,9 +97,10 @@ OBS = ObsLayout((
                                       "objective met, Buckingham Palace unlocked"),
     ObsField("fate_token", (MAX_P + 1,), "holder one-hot, token in use"),
     ObsField("fate_target", (MAX_P,), "one-hot target of the Fate action in progress"),
-    ObsField("revealed", (NFL,), "revealed Fate cards by local type of the target's deck /2"),
+    ObsField("revealed", (NFL,), "revealed Fate cards and the one being played, by local type /2"),
     ObsField("piles", (MAX_P, 4), "Yzma's pile sizes /4"),
-    ObsField("piles_known", (MAX_P, 4, NFL), "pile cards you know (looked at) by type /4"),
+    ObsField("piles_known", (MAX_P, 4, NFL), "pile cards you know (looked at, even if"
+             " shuffled since) by type /4"),
     ObsField("hand", (NVL,), "your hand by local type /6"),
     ObsField("hand_known", (MAX_P, NVL), "cards of each hand you saw (shown to all) /6"),
     ObsField("deck_known", (MAX_P, NVL), "cards of each villain deck you know are there /6"),
@@ -226,7 +228,7 @@ def encode(rec, viewer, omniscient, out):
             out[O_PILES + r * 4 + loc] = fn[z] / 4.0
             for i in range(fn[z]):
                 c = fz[z, i]
-                if omniscient or fk[viewer, c] == KNOWN:
+                if omniscient or fk[viewer, c] > 0:
                     out[O_PK + (r * 4 + loc) * NFL + F_LOCAL[ftype(rec, c)]] += 0.25
         for i in range(vn[s * VZ + VDISC]):
             c = vz[s * VZ + VDISC, i]
@@ -267,6 +269,8 @@ def encode(rec, viewer, omniscient, out):
         out[O_FT + (q - viewer + n) % n] = 1.0
     for i in range(fn[REVEAL]):
         out[O_REV + F_LOCAL[ftype(rec, fz[REVEAL, i])]] += 0.5
+    for i in range(fn[FLIMBO]):  # the Fate card being played (shown to all)
+        out[O_REV + F_LOCAL[ftype(rec, fz[FLIMBO, i])]] += 0.5
     if rec["vq_n"] > 0 and rec["ent_n"] > 0:
         e = rec["ent"][rec["ent_n"] - 1]
         s = e[C_REALM]

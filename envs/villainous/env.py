@@ -7,8 +7,8 @@
 | Actions | Discrete(42) |
 | Parallel API | No; PettingZoo's `turn_based_aec_to_parallel` wraps it |
 | Agents | `player_0` .. `player_{n-1}`, n in 2-6 |
-| Observation | Dict: `observation` Box(-1, 1, (1981,), float32), `action_mask` Box(0, 1, (42,), int8) |
-| State | Box(-1, 1, (1981,), float32) |
+| Observation | Dict: `observation` Box(-1, 1, (1982,), float32), `action_mask` Box(0, 1, (42,), int8) |
+| State | Box(-1, 1, (1982,), float32) |
 | Render modes | `ansi`, `human`, `rgb_array` (the SVG view as (H, W, 3) uint8) |
 | Ended game | AEC: the mask is all zeros and the agents step with None (PettingZoo's rule); vector and gym envs: every action is marked legal and is ignored |
 | Illegal action | `illegal='raise'` (default) raises; `illegal='lose'` ends the game with -1 for the offender (for mask-blind tools that sample actions) |
@@ -38,35 +38,35 @@ only), except the cards you saw.
 | Index | Name | Meaning | Values |
 |---|---|---|---|
 | 0-7 | phase | one-hot: move, actions, Fate target, Yzma pile, Fate card, choice, Condition window, over | [0, 1] |
-| 8-46 | entry_kind | one-hot kind of the pending choice (an ability's instruction or an action) | [0, 1] |
-| 47-66 | entry | its step (one-hot 4), Realm (seat one-hot), its card's location, the chosen location, moves left/3, parameter/6 | [0, 1] |
-| 67-72 | turn_seat | one-hot seat whose turn it is | [0, 1] |
-| 73-78 | seats | 1 for each seat in the game | [0, 1] |
-| 79-96 | villain | each seat's villain: Scar, Yzma, Ratigan | [0, 1] |
-| 97-102 | power | Power / 20 (1 at 20 or more) | [0, 1] |
-| 103-132 | sizes | hand, villain deck, villain discard /30; Fate deck, Fate discard /16 | [0, 1] |
-| 133-156 | mover | one-hot location of each mover | [0, 1] |
-| 157-180 | locked | 1 for a locked location | [0, 1] |
-| 181-184 | used | slots taken this turn (the turn player's) | [0, 1] |
-| 185-592 | realm_v | villain cards below each location by local type /6 | [0, 1] |
-| 593-856 | realm_f | Heroes and Fate Items above each location by local type /3 | [0, 1] |
-| 857-1120 | hero_str | current Strength of the strongest Hero of each type there /10 | [0, 1] |
-| 1121-1144 | hero_items | Fate Items attached at each location /4 | [0, 1] |
-| 1145-1246 | vdiscard | villain discard piles by type /6 | [0, 1] |
-| 1247-1312 | fdiscard | Fate discard piles by type /3 | [0, 1] |
-| 1313-1384 | succession | Scar's Succession pile by type /3 and its Strength /15 | [0, 1] |
-| 1385-1408 | objective | The Robot Queen's Cost /15, Ratigan flipped, event objective met, Buckingham Palace unlocked | [0, 1] |
-| 1409-1415 | fate_token | holder one-hot, token in use | [0, 1] |
-| 1416-1421 | fate_target | one-hot target of the Fate action in progress | [0, 1] |
-| 1422-1432 | revealed | revealed Fate cards by local type of the target's deck /2 | [0, 1] |
-| 1433-1456 | piles | Yzma's pile sizes /4 | [0, 1] |
-| 1457-1720 | piles_known | pile cards you know (looked at) by type /4 | [0, 1] |
-| 1721-1737 | hand | your hand by local type /6 | [0, 1] |
-| 1738-1839 | hand_known | cards of each hand you saw (shown to all) /6 | [0, 1] |
-| 1840-1941 | deck_known | cards of each villain deck you know are there /6 | [0, 1] |
-| 1942-1959 | vanquish | Allies chosen so far in a Vanquish by type /6, total /20 | [0, 1] |
-| 1960 | progress | completed turns / max_turns | [0, 1] |
-| 1961-1980 | events | effect stack: entries / capacity, seat asked to respond (one-hot), then the top 1 entries (top first), each present + trigger, turn player, amount | [0, 1] |
+| 8-47 | entry_kind | one-hot kind of the pending choice (an ability's instruction or an action) | [0, 1] |
+| 48-67 | entry | its step (one-hot 4), Realm (seat one-hot), its card's location, the chosen location, moves left/3, parameter/6 | [0, 1] |
+| 68-73 | turn_seat | one-hot seat whose turn it is | [0, 1] |
+| 74-79 | seats | 1 for each seat in the game | [0, 1] |
+| 80-97 | villain | each seat's villain: Scar, Yzma, Ratigan | [0, 1] |
+| 98-103 | power | Power / 20 (1 at 20 or more) | [0, 1] |
+| 104-133 | sizes | hand, villain deck, villain discard /30; Fate deck, Fate discard /16 | [0, 1] |
+| 134-157 | mover | one-hot location of each mover | [0, 1] |
+| 158-181 | locked | 1 for a locked location | [0, 1] |
+| 182-185 | used | slots taken this turn (the turn player's) | [0, 1] |
+| 186-593 | realm_v | villain cards below each location by local type /6 | [0, 1] |
+| 594-857 | realm_f | Heroes and Fate Items above each location by local type /3 | [0, 1] |
+| 858-1121 | hero_str | current Strength of the strongest Hero of each type there /10 | [0, 1] |
+| 1122-1145 | hero_items | Fate Items attached at each location /4 | [0, 1] |
+| 1146-1247 | vdiscard | villain discard piles by type /6 | [0, 1] |
+| 1248-1313 | fdiscard | Fate discard piles by type /3 | [0, 1] |
+| 1314-1385 | succession | Scar's Succession pile by type /3 and its Strength /15 | [0, 1] |
+| 1386-1409 | objective | The Robot Queen's Cost /15, Ratigan flipped, event objective met, Buckingham Palace unlocked | [0, 1] |
+| 1410-1416 | fate_token | holder one-hot, token in use | [0, 1] |
+| 1417-1422 | fate_target | one-hot target of the Fate action in progress | [0, 1] |
+| 1423-1433 | revealed | revealed Fate cards and the one being played, by local type /2 | [0, 1] |
+| 1434-1457 | piles | Yzma's pile sizes /4 | [0, 1] |
+| 1458-1721 | piles_known | pile cards you know (looked at, even if shuffled since) by type /4 | [0, 1] |
+| 1722-1738 | hand | your hand by local type /6 | [0, 1] |
+| 1739-1840 | hand_known | cards of each hand you saw (shown to all) /6 | [0, 1] |
+| 1841-1942 | deck_known | cards of each villain deck you know are there /6 | [0, 1] |
+| 1943-1960 | vanquish | Allies chosen so far in a Vanquish by type /6, total /20 | [0, 1] |
+| 1961 | progress | completed turns / max_turns | [0, 1] |
+| 1962-1981 | events | effect stack: entries / capacity, seat asked to respond (one-hot), then the top 1 entries (top first), each present + trigger, turn player, amount | [0, 1] |
 .. end
 
 ## Action mask

@@ -3,10 +3,13 @@
 It pursues its villain's objective (RULES.md section 17 measures it against random):
 
 - Scar: Allies to the Heroes' locations, Stampede to Mufasa, Vanquish Mufasa first, then
-  every Hero it can (each one feeds the Succession pile); Feeding Frenzy once Mufasa is there.
+  every Hero it can (each one feeds the Succession pile); Feeding Frenzy once Mufasa is there;
+  Long Live the King while Mufasa is out of reach (later: while no Hero can be defeated),
+  its Hero where the covered top symbols cost least.
 - Yzma: Kronk with the Dagger or an Imperial Guards at one location, Kuzco moved there
   (Move a Hero, Fake Funeral) or they to him, then the Vanquish of Kuzco with Kronk; never
-  a Vanquish of Kuzco without Kronk; Right-Hand Man fetches Kronk.
+  a Vanquish of Kuzco without Kronk; Right-Hand Man fetches Kronk; Eavesdrop finds Kuzco
+  (played at Kronk's location) when Kronk is on the table or in hand.
 - Ratigan: Gears first, Buckingham Palace unlocked, Power saved for The Robot Queen, played
   at the Palace (or moved there); once flipped, Basil defeated.
 
@@ -143,11 +146,11 @@ def _vt(villain, name):
 # card values when played by their owner (before the state adjustments in card_value)
 CARD_VALUE = np.zeros(len(V_COST), np.float64)
 for _v, _name, _val in (
-        (SCAR, "Hungry Hyena", 4.0), (SCAR, "Long Live the King", 3.0),
+        (SCAR, "Hungry Hyena", 4.0), (SCAR, "Long Live the King", 0.0),
         (SCAR, "Be Prepared", 3.0), (SCAR, "Stick with Me", 0.5), (SCAR, "Whisper", 0.5),
         (SCAR, "Feeding Frenzy", 2.0), (SCAR, "Stampede", 5.0), (SCAR, "Banzai", 4.0),
         (SCAR, "Ed", 3.0), (SCAR, "Shenzi", 4.0),
-        (YZMA, "After Them!", 1.0), (YZMA, "Eavesdrop", 3.5), (YZMA, "Imperial Guards", 4.0),
+        (YZMA, "After Them!", 1.0), (YZMA, "Eavesdrop", 0.0), (YZMA, "Imperial Guards", 4.0),
         (YZMA, "Smash It with a Hammer", 2.0), (YZMA, "A Cruel Irony", 0.5),
         (YZMA, "Beauty Sleep", 2.5), (YZMA, "Fake Funeral", 0.5),
         (YZMA, "Finish the Job", 1.0), (YZMA, "Right-Hand Man", 2.0),
@@ -175,6 +178,8 @@ FAKE_FUNERAL = _vt(YZMA, "Fake Funeral")
 FINISH_JOB = _vt(YZMA, "Finish the Job")
 AFTER_THEM = _vt(YZMA, "After Them!")
 MARVELOUS = _vt(RATIGAN, "Marvelous Trap")
+LONG_LIVE = _vt(SCAR, "Long Live the King")
+EAVESDROP = _vt(YZMA, "Eavesdrop")
 
 # the four vanquish/placement "keys" of Yzma: Kronk and his helpers
 L_KRONK = int(V_LOCAL[KRONK])
@@ -387,10 +392,16 @@ def card_value(obs, v, t, power):
             val = 12.0
         elif t == FEEDING and mufasa_in(obs, 0):
             val = 9.0
+        elif t == LONG_LIVE:
+            val = 5.0 if scar_needs_hero(obs, v) else 0.0
     elif v == YZMA:
         has_kronk = vcard_loc_of(obs, 0, L_KRONK) >= 0 or n_hand(obs, L_KRONK) > 0
         kz, ready = yzma_setup(obs, v)
-        if t == RIGHT_HAND or t == FINISH_JOB:
+        if t == EAVESDROP:
+            # Kuzco to Kronk (on the table, or in my hand to be played next)
+            val = 7.0 if kz < 0 and (vcard_loc_of(obs, 0, L_KRONK) >= 0
+                                     or n_hand(obs, L_KRONK) > 0) else 0.0
+        elif t == RIGHT_HAND or t == FINISH_JOB:
             # once Kronk is found these only clog the hand (kept, they stop the draw)
             if has_kronk:
                 val = 0.0
@@ -492,6 +503,8 @@ def junk(obs, v, t):
         return True
     if t == FAKE_FUNERAL and n_hand(obs, int(V_LOCAL[FAKE_FUNERAL])) == 1:
         return False  # Yzma's one way to bring Kuzco to Kronk: one copy stays
+    if (t == LONG_LIVE or t == EAVESDROP) and n_hand(obs, int(V_LOCAL[t])) == 1:
+        return False  # the objective's Hero into my Realm later: one copy stays
     if DEAD[t] and looking_for_key(obs, v):
         return True
     return card_value(obs, v, t, 20.0) <= 0.5
@@ -506,6 +519,22 @@ def dead_cards(obs, v):
         if t >= 0 and junk(obs, v, t):
             k += n_hand(obs, lt)
     return k
+
+
+@njit(cache=True)
+def scar_needs_hero(obs, v):
+    """Scar wants a Hero from his Fate deck (Long Live the King).
+
+    While Mufasa is neither defeated nor in the Realm; after Mufasa, when no Hero in the
+    Realm can be vanquished now.
+    """
+    if not mufasa_in(obs, 0):
+        return hero_loc_of(obs, 0, v, L_MUFASA) < 0
+    for loc in range(4):
+        val, _ = best_vanquish(obs, v, loc)
+        if val > 0.0:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -909,6 +938,22 @@ def my_entry(obs, mask, rng, v, kind):
                 lvals[loc] = 50.0 if loc == kz else -abs(loc - kz)
             if heroes_here(obs, 0, v, loc) > 0 and v != YZMA:
                 lvals[loc] += 3.0
+        return best_masked(mask, LOCATION, 4, lvals)
+    if (kind == K_FHERO or kind == E_FIND_HERO) and any_loc:
+        # my own Hero (Long Live the King, Eavesdrop): Kuzco to Kronk; else where its
+        # covered top symbols cost least, then where my Allies can defeat it
+        kz, ready = yzma_setup(obs, v)
+        for loc in range(4):
+            lvals[loc] = 0.1 * reach(obs, 0, v, loc, True)
+            if heroes_here(obs, 0, v, loc) == 0:
+                lvals[loc] -= top_value_for(v, loc)
+            if v == YZMA and kind == E_FIND_HERO:
+                if loc == ready:
+                    lvals[loc] += 100.0
+                if n_v(obs, 0, loc, L_KRONK) > 0:
+                    lvals[loc] += 50.0
+                for lt in (L_DAGGER, L_GUARDS):
+                    lvals[loc] += 5.0 * n_v(obs, 0, loc, lt)
         return best_masked(mask, LOCATION, 4, lvals)
     if kind == E_DEFEAT_HERE_LE or kind == E_DEFEAT_NAMED_HERE:
         mask2 = mask.copy()

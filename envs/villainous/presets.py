@@ -6,7 +6,7 @@ the heuristic (about a tenth of the budget), then PPO against half random, half 
 opponents (the lead's choice for Forgotten City, where 0.3 random plateaued below 90%
 against random) on the objective-progress shaping (``reward="score"``, R69: the win
 reward alone left the policy stalling into truncated games, its +1 hundreds of decisions
-away at gamma 0.99). The 1,981-float observation gets a wider network than the default.
+away at gamma 0.99). The 1,982-float observation gets a wider network than the default.
 RULES.md section 17 has the sample runs.
 """
 

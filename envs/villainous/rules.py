@@ -69,6 +69,7 @@ from .state import (
     E_PLAY_FROM_FATE_DISCARD,
     E_QUEEN_DISCOUNT,
     E_RETURN_ALLY,
+    E_REVEAL_UNTIL_HERO,
     E_SACRIFICE_GAIN,
     E_STR_BONUS,
     E_UNLOCK,
@@ -647,7 +648,11 @@ def pop_entry(rec):
 
 @njit(cache=True)
 def findable(rec, s, t):
-    """R52/R53: where Hero type ``t`` can be found (1 Realm, 2 discard, 3 deck, 0 nowhere)."""
+    """R52/R53: where Hero type ``t`` can be found.
+
+    1 the Realm, 2 the Fate discard, 3 the Fate deck, 4 + k Yzma's pile k (searched in
+    location order 0-3), 0 nowhere (Scar's Succession pile is never searched).
+    """
     for loc in range(4):
         z = s * FZ + HERO0 + loc
         for i in range(rec["fz_n"][z]):
@@ -659,7 +664,21 @@ def findable(rec, s, t):
     for i in range(fcount(rec, s, FDECK)):
         if ftype(rec, fcard_at(rec, s, FDECK, i)) == t:
             return 3
+    for k in range(4):
+        for i in range(fcount(rec, s, PILE0 + k)):
+            if ftype(rec, fcard_at(rec, s, PILE0 + k, i)) == t:
+                return 4 + k
     return 0
+
+
+@njit(cache=True)
+def fate_hero_left(rec, s):
+    """R53a: a Hero is in the Fate deck or the Fate discard (what a reveal can reach)."""
+    for z in (FDECK, FDISC):
+        for i in range(fcount(rec, s, z)):
+            if is_hero(rec, fcard_at(rec, s, z, i)):
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -724,6 +743,8 @@ def effect_ok(rec, eff, a, arg, s, loc):
         return findable(rec, s, arg) > 0
     if eff == E_PLAY_FROM_FATE_DISCARD:
         return has_disc_hero(rec, s)
+    if eff == E_REVEAL_UNTIL_HERO:
+        return fate_hero_left(rec, s)
     return True
 
 
@@ -761,6 +782,8 @@ def start_effect(rec, eff, a, arg, s, who, card, loc, fin):
     elif eff == E_SACRIFICE_GAIN:
         discard_vcard(rec, s, LOC0 + loc, card)
         gain_power(rec, s, a)
+    elif eff == E_REVEAL_UNTIL_HERO:
+        reveal_until_hero(rec, s, who)
     elif eff in (E_PLAY_ALLY_FREE, E_MOVE_ALLY_ANY, E_MOVE_HERO_ANY, E_MOVE_NAMED_HERO,
                  E_MOVE_HERO_FROM_HERE, E_MOVE_ALLY_FROM_HERE, E_DEFEAT_HERO_LE,
                  E_DEFEAT_HERE_LE, E_DEFEAT_NAMED_HERE, E_DISCARD_FATE_ITEM,
@@ -1197,6 +1220,33 @@ def reveal_top(rec, q):
 
 
 @njit(cache=True)
+def reveal_until_hero(rec, s, who):
+    """R53a (Long Live the King): reveal from the top of the Fate deck until a Hero.
+
+    Each card is revealed to everyone (``reveal_top``: R13, an empty Fate deck takes its
+    shuffled discard pile, which does not hold the cards revealed so far); the other
+    revealed cards then go face up to the Fate discard pile in the order revealed, and
+    ``who`` chooses the Hero's location (the Fate Hero entry, R42).
+    """
+    h = -1
+    while h < 0:
+        before = rec["fz_n"][REVEAL]
+        reveal_top(rec, s)
+        if rec["fz_n"][REVEAL] == before:  # nothing left (R17 rules this out)
+            break
+        c = rec["fz"][REVEAL, rec["fz_n"][REVEAL] - 1]
+        if is_hero(rec, c):
+            h = c
+    if h >= 0:
+        fmove_abs(rec, REVEAL, h, FLIMBO)
+    while rec["fz_n"][REVEAL] > 0:
+        d = zone_take(rec["fz"], rec["fz_n"], REVEAL, 0)
+        zone_push(rec["fz"], rec["fz_n"], s * FZ + FDISC, d)
+    if h >= 0:
+        push_entry(rec, K_FHERO, 0, -1, s, who, h, -1, 0, FIN_FCARD)
+
+
+@njit(cache=True)
 def fate_playable(rec, q, c, other, pile_loc):
     """R46 (judged after ``other`` is discarded, R40): whether Fate card ``c`` can be played."""
     t = ftype(rec, c)
@@ -1586,7 +1636,11 @@ def move_vcard(rec, s, c, src, dst):
 
 @njit(cache=True)
 def find_and_play(rec, s, t, loc, who):
-    """R52/R53: find Hero ``t`` in the Realm, the Fate discard, then the deck (shuffled)."""
+    """R52/R53: find Hero ``t`` in the Realm, the Fate discard, then the deck or piles.
+
+    Yzma's piles are searched in order 0-3; the deck or pile he was in is shuffled (every
+    player forgets its order).
+    """
     n = rec["num_players"]
     h = pick_named(rec, s, t)
     dst = s * FZ + HERO0 + loc
@@ -1604,8 +1658,15 @@ def find_and_play(rec, s, t, loc, who):
                 break
         if h >= 0:
             fmove_abs(rec, z, h, dst)
-        else:
-            z = s * FZ + FDECK
+        else:  # the Fate deck, or Yzma's piles in location order (R53)
+            where = findable(rec, s, t)
+            if where == 3:
+                z = s * FZ + FDECK
+            else:  # the finder looks through each pile before his, then his
+                for k in range(where - 4):
+                    look_at_zone(rec["fz"], rec["fz_n"], rec["fknown"], s * FZ + PILE0 + k,
+                                 who)
+                z = s * FZ + PILE0 + where - 4
             look_at_zone(rec["fz"], rec["fz_n"], rec["fknown"], z, who)
             for i in range(rec["fz_n"][z]):
                 if ftype(rec, rec["fz"][z, i]) == t:

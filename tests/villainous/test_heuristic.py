@@ -241,3 +241,71 @@ def test_heuristic_yzma_plays_fake_funeral_to_bring_kuzco_to_a_ready_kronk():
     while g.r["phase"] == PH_ENTRY:
         g.act(move(g))
     assert g.fnames(0, HERO0 + 1) == ["Kuzco"]
+
+
+def test_heuristic_scar_plays_long_live_the_king_while_mufasa_is_out_of_reach():
+    # Mufasa in the Fate deck: Power, then Long Live the King; its Hero goes to The Savanna,
+    # where Timon already covers the top (nothing more lost); with Mufasa in the Realm
+    # (not yet defeated) it keeps the card
+    g = Game(2, villains="scar")
+    quiet(g)
+    g.hero(0, "Timon", 1)
+    hand(g, 0, "Long Live the King", "Pride", "Pride", "Injustice")
+    g.at(0, 2)  # Elephant Graveyard: POWER3 PLAY | MOVE_ITEM_ALLY DISCARD
+    assert move(g) == SLOT + 0
+    g.act(SLOT + 0)
+    assert move(g) == SLOT + 1
+    g.act(SLOT + 1)  # the card is forced; then the Hero's location
+    assert move(g) == LOCATION + 1
+    g2 = Game(2, villains="scar")
+    quiet(g2)
+    g2.hero(0, "Mufasa", 3)
+    hand(g2, 0, "Long Live the King", "Pride", "Pride", "Injustice")
+    g2.at(0, 2)
+    g2.act(SLOT + 0)
+    assert SLOT + 1 in g2.legal() and move(g2) != SLOT + 1
+
+
+def test_heuristic_scar_plays_long_live_the_king_after_mufasa_when_nothing_to_vanquish():
+    g = Game(2, villains="scar")
+    quiet(g)
+    g.put_f(0, "Mufasa", SUCC)
+    hand(g, 0, "Long Live the King", "Pride", "Pride", "Injustice")
+    g.r["power"][0] = 1
+    g.at(0, 2)
+    g.act(SLOT + 0)
+    assert move(g) == SLOT + 1
+    g2 = Game(2, villains="scar")  # a Hero its Allies can defeat: not now
+    quiet(g2)
+    g2.put_f(0, "Mufasa", SUCC)
+    g2.hero(0, "Timon", 3)
+    g2.put_v(0, "Shenzi", LOC0 + 3)
+    hand(g2, 0, "Long Live the King", "Pride", "Pride", "Injustice")
+    g2.at(0, 2)
+    g2.act(SLOT + 0)
+    assert SLOT + 1 in g2.legal() and move(g2) != SLOT + 1
+
+
+def test_heuristic_yzma_plays_eavesdrop_to_bring_kuzco_to_kronk():
+    # Kuzco in a pile, Kronk with the Dagger at Pacha's Village: Eavesdrop plays him there
+    g = Game(2, villains=["yzma", "scar"])
+    quiet(g)
+    g.put_v(0, "Kronk", LOC0 + 1)
+    g.put_v(0, "Dagger", LOC0 + 1)
+    hand(g, 0, "Eavesdrop", "Ferocity", "Superiority", "Superiority")
+    g.at(0, 0)  # Kuzco's Palace: POWER3 FATE | PLAY DISCARD
+    assert move(g) == SLOT + 0
+    g.act(SLOT + 0)
+    assert move(g) == SLOT + 2
+    g.act(SLOT + 2)  # the card is forced; then Kuzco's location
+    assert move(g) == LOCATION + 1
+    g.act(LOCATION + 1)
+    assert g.fnames(0, HERO0 + 1) == ["Kuzco"]
+    g2 = Game(2, villains=["yzma", "scar"])  # Kuzco already in the Realm: kept
+    quiet(g2)
+    g2.hero(0, "Kuzco", 3)
+    g2.put_v(0, "Kronk", LOC0 + 1)
+    hand(g2, 0, "Eavesdrop", "Ferocity", "Superiority", "Superiority")
+    g2.at(0, 0)
+    g2.act(SLOT + 0)
+    assert SLOT + 2 in g2.legal() and move(g2) != SLOT + 2

@@ -592,6 +592,123 @@ def test_faq_find_order_realm_discard_deck_then_shuffle():
     assert (g2.r["fknown"][1, deck] == 0).all()
 
 
+def _play_long_live(g, loc=2):
+    """Scar (seat 0) holds Long Live the King and three Conditions, 1 Power, at ``loc``."""
+    hand(g, 0, "Long Live the King", "Pride", "Pride", "Injustice")
+    g.r["power"][0] = 1
+    g.at(0, loc)
+
+
+def test_long_live_the_king_reveals_until_a_hero_others_to_the_discard():
+    g = Game(villains="scar")
+    g.put_f(0, "Nala", FDECK)
+    hak = g.put_f(0, "Hakuna Matata", FDECK)
+    pro = g.put_f(0, "Prophecy", FDECK)  # the top card
+    nala = g.fids(0, "Nala")[0]
+    _play_long_live(g)
+    g.act(SLOT + 1)  # Elephant Graveyard's Play; the card is forced
+    assert g.r["phase"] == PH_ENTRY and g.r["current_player"] == 0
+    assert g.legal() == {LOCATION + k for k in range(4)}  # Scar chooses where
+    assert g.fzone_abs(FLIMBO) == [nala] and g.fzone(0, FDISC) == [pro, hak]
+    assert g.vnames(0, VDISC) == ["Long Live the King"] and g.r["power"][0] == 0
+    o = obs(g, 1)  # the Hero being played is public, the rest of the deck is not
+    rev = OBS.view(o, "revealed")
+    assert rev[5] == 0.5 and rev.sum() == 0.5  # Nala (local 5)
+    g.act(LOCATION + 1)
+    assert g.fzone(0, HERO0 + 1) == [nala] and g.fzone(0, FDISC) == [pro, hak]
+    assert len(g.fzone(0, FDECK)) == 12 and not g.fzone_abs(REVEAL)
+    assert (g.r["fknown"][:2, [nala, pro, hak]] == 2).all()
+    assert (g.r["fknown"][:2, g.fzone(0, FDECK)] == 0).all()
+
+
+def test_long_live_the_king_empty_deck_takes_the_shuffled_discard():
+    g = Game(villains="scar")
+    for name, loc in (("Mufasa", 0), ("Simba", 0), ("Nala", 1), ("Pumbaa", 1), ("Rafiki", 3),
+                      ("Sarabi", 3), ("Zazu", 3)):
+        g.hero(0, name, loc)
+    m = g.fids(0, "Mufasa")[0]
+    for c in g.fids(0, "Prophecy")[:2] + g.fids(0, "Rafiki's Stick"):
+        g.put_f(0, None, HERO0 + 0, attach_to=m, c=c)
+    for c in g.fids(0, "Hakuna Matata") + g.fids(0, "Timon"):
+        g.put_f(0, None, FDISC, c=c)
+    pro = g.fids(0, "Prophecy")[2]
+    assert g.fzone(0, FDECK) == [pro]
+    _play_long_live(g)
+    g.act(SLOT + 1, LOCATION + 2)  # Prophecy; then the discard is the deck (R13): to Timon
+    assert g.fnames(0, HERO0 + 2) == ["Timon"]
+    disc, deck = g.fzone(0, FDISC), g.fzone(0, FDECK)
+    assert disc[0] == pro  # revealed before the shuffle, so never in the new deck
+    assert sorted(g.fnames(0, FDISC) + g.fnames(0, FDECK)) == ["Hakuna Matata"] * 3 + [
+        "Prophecy"]
+    assert (g.r["fknown"][:2, deck] == 1).all()  # face up before the shuffle: order forgotten
+    assert (g.r["fknown"][:2, disc] == 2).all()
+
+
+def test_long_live_the_king_needs_a_hero_in_the_fate_deck_or_discard():
+    g = Game(villains="scar")
+    g.put_f(0, "Mufasa", SUCC)  # never revealed again (R58)
+    for name, loc in (("Simba", 0), ("Nala", 1), ("Pumbaa", 1), ("Rafiki", 3), ("Sarabi", 3),
+                      ("Zazu", 3), ("Timon", 3)):
+        g.hero(0, name, loc)
+    _play_long_live(g)
+    assert SLOT + 1 not in g.legal()  # Play offers nothing: the card cannot resolve (R17)
+    g.put_f(0, "Timon", FDISC)
+    assert SLOT + 1 in g.legal()
+    g.act(SLOT + 1, LOCATION + 2)
+    assert g.fnames(0, HERO0 + 2) == ["Timon"]
+
+
+def _play_eavesdrop(g, power=2):
+    hand(g, 0, "Eavesdrop", "Ferocity", "Superiority", "Superiority")
+    g.r["power"][0] = power
+    g.at(0, 0)  # Kuzco's Palace: POWER3 FATE | PLAY DISCARD
+
+
+def test_eavesdrop_finds_kuzco_realm_then_discard_then_piles_in_order():
+    g = Game(villains=["yzma", "scar"])  # in the Realm: moved with his Item, played
+    k = g.hero(0, "Kuzco", 3)
+    p = g.item_on(0, "Path of Righteousness", k, 3)
+    piles = [g.pile(0, j) for j in range(4)]
+    _play_eavesdrop(g)
+    g.act(SLOT + 2)  # the card is forced; Yzma chooses the location
+    assert g.legal() == {LOCATION + j for j in range(4)}
+    g.act(LOCATION + 1)
+    assert g.fzone(0, HERO0 + 1) == [k, p] and not g.fzone(0, HERO0 + 3)
+    assert g.vnames(0, VDISC) == ["Eavesdrop"] and g.r["power"][0] == 0
+    assert [g.pile(0, j) for j in range(4)] == piles  # not searched
+    g2 = Game(villains=["yzma", "scar"])  # in the Fate discard
+    k = g2.put_f(0, "Kuzco", FDISC)
+    piles = [g2.pile(0, j) for j in range(4)]
+    _play_eavesdrop(g2)
+    g2.act(SLOT + 2, LOCATION + 2)
+    assert g2.fzone(0, HERO0 + 2) == [k] and not g2.fzone(0, FDISC)
+    assert [g2.pile(0, j) for j in range(4)] == piles
+    assert (g2.r["fknown"][:2, sum(piles, [])] == 0).all()
+    g3 = Game(villains=["yzma", "scar"])  # in pile 2: piles 0, 1, 2 searched in that order
+    k = g3.put_f(0, "Kuzco", PILE0 + 2)
+    g3.r["fknown"][1, g3.pile(0, 2)] = 2  # seat 1 looked at pile 2 in a Fate (R61)
+    p2 = sorted(c for c in g3.pile(0, 2) if c != k)
+    _play_eavesdrop(g3)
+    g3.act(SLOT + 2, LOCATION + 1)
+    assert g3.fzone(0, HERO0 + 1) == [k] and (g3.r["fknown"][:2, k] == 2).all()
+    assert sorted(g3.pile(0, 2)) == p2  # the rest stays, shuffled: its order forgotten
+    assert (g3.r["fknown"][:2, p2] == 1).all()  # seat 1 still knows what is in it
+    assert (g3.r["fknown"][0, g3.pile(0, 0) + g3.pile(0, 1)] == 2).all()  # looked through
+    assert (g3.r["fknown"][1, g3.pile(0, 0) + g3.pile(0, 1)] == 0).all()
+    assert (g3.r["fknown"][:2, g3.pile(0, 3)] == 0).all()  # never reached
+    theirs, mine = OBS.view(obs(g3, 1), "piles_known"), OBS.view(obs(g3, 0), "piles_known")
+    assert theirs[1, 2].sum() == 0.25 * len(p2) and theirs[1, [0, 1, 3]].sum() == 0
+    assert mine[0, 2].sum() == 0.25 * len(p2) and mine[0, 3].sum() == 0
+
+
+def test_eavesdrop_needs_its_cost_and_a_findable_kuzco():
+    g = Game(villains=["yzma", "scar"])
+    _play_eavesdrop(g, power=1)
+    assert SLOT + 2 not in g.legal()  # 2 Power
+    g.r["power"][0] = 2
+    assert SLOT + 2 in g.legal()  # Kuzco is in a pile: always somewhere she can find him
+
+
 # ---------------------------------------------------------------- 6. the Fate token
 
 
@@ -803,7 +920,9 @@ def test_card_kinds_go_where_they_belong():
     g.r["power"][0] = 3
     g.at(0, 2)
     g.act(SLOT + 1, vc("scar", "Long Live the King"))  # an Effect resolves, then discarded
-    assert g.r["power"][0] == 5 and g.vnames(0, VDISC) == ["Long Live the King"]
+    assert g.r["power"][0] == 2 and g.vnames(0, VDISC) == ["Long Live the King"]
+    g.act(LOCATION + 0)  # its Hero goes above a location (R53a)
+    assert g.r["phase"] == PH_ACT and sum(len(g.fzone(0, HERO0 + k)) for k in range(4)) == 1
     g.at(0, 2)
     g.act(SLOT + 1, LOCATION + 1)  # the Hyena (forced: only playable card) goes below
     assert g.vnames(0, LOC0 + 1) == ["Hungry Hyena"]

@@ -324,6 +324,11 @@ def test_fate_you_must_column_matches_the_text():
 def test_faq_cards_exist_with_their_behaviour():
     hakuna = card(FCARDS, "scar", "Hakuna Matata")  # FAQ 8-9: find a specific Hero
     assert (hakuna["effect"], hakuna["arg"], n(hakuna, "must")) == ("FIND_HERO", "Pumbaa", 1)
+    # session 13: each objective Hero can be brought into its Realm by its villain's cards
+    eaves = card(VCARDS, "yzma", "Eavesdrop")
+    assert (eaves["effect"], eaves["arg"], eaves["designed"]) == ("FIND_HERO", "Kuzco", "ability")
+    king = card(VCARDS, "scar", "Long Live the King")
+    assert (king["effect"], king["arg"], king["designed"]) == ("REVEAL_UNTIL_HERO", "", "ability")
     call = card(FCARDS, "ratigan", "Call for Help")  # Clarification 2: uses the Fate discard
     assert call["effect"] == "PLAY_FROM_FATE_DISCARD"
     heroes = [r for r in FCARDS if r["kind"] == "HERO"]
@@ -341,7 +346,7 @@ def test_every_villain_card_fits_its_kind():
             assert r["when"] == "passive", r["name"]
         if r["kind"] in ("EFFECT", "CONDITION"):
             assert r["effect"] not in passive_only | {"NONE"}, r["name"]
-    fate_only = {"ITEM_STR", "HERO_ALLY_MINUS", "FIND_HERO", "PLAY_FROM_FATE_DISCARD",
+    fate_only = {"ITEM_STR", "HERO_ALLY_MINUS", "PLAY_FROM_FATE_DISCARD",
                  "DISCARD_ALLY_LE", "DISCARD_ALLY_HERE", "DISCARD_ITEM", "DISCARD_ITEM_HERE",
                  "LOSE_POWER", "MOVE_ALLY_FROM_HERE"}
     assert not {r["effect"] for r in VCARDS} & fate_only
