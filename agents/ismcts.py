@@ -32,9 +32,10 @@ information set and its generator words.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from fatezoo.agents.base import Agent
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import (
     game_determinize,
     game_encode,

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import random_legal
 from fatezoo.envs.core.registry import get_spec
 from fatezoo.envs.core.rng import next_u32

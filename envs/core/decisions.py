@@ -44,7 +44,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 DEC_KIND = 0
 DEC_STEP = 1

@@ -21,8 +21,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .rng import randint
 
 

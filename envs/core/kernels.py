@@ -39,11 +39,12 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 from numba.extending import overload
 from numba.np import numpy_support
 
 from . import state as _state  # noqa: F401  (memoizes numba typing of record dtypes)
+from .jit import njit
 from .rng import randint
 
 _GAMES: dict = {}  # record dtype -> SimpleNamespace(reset, apply, legal, encode, encode_state)
@@ -135,37 +136,37 @@ def game_asks(rec):
     return False if fn is None else bool(fn(rec))
 
 
-@overload(game_reset, jit_options={"cache": True})
+@overload(game_reset, inline="always", jit_options={"cache": True})
 def _ov_reset(rec):
     fn = _kernels(rec).reset
     return lambda rec: fn(rec)
 
 
-@overload(game_apply, jit_options={"cache": True})
+@overload(game_apply, inline="always", jit_options={"cache": True})
 def _ov_apply(rec, action):
     fn = _kernels(rec).apply
     return lambda rec, action: fn(rec, action)
 
 
-@overload(game_legal, jit_options={"cache": True})
+@overload(game_legal, inline="always", jit_options={"cache": True})
 def _ov_legal(rec, mask):
     fn = _kernels(rec).legal
     return lambda rec, mask: fn(rec, mask)
 
 
-@overload(game_encode, jit_options={"cache": True})
+@overload(game_encode, inline="always", jit_options={"cache": True})
 def _ov_encode(rec, player, omniscient, out):
     fn = _kernels(rec).encode
     return lambda rec, player, omniscient, out: fn(rec, player, omniscient, out)
 
 
-@overload(game_encode_state, jit_options={"cache": True})
+@overload(game_encode_state, inline="always", jit_options={"cache": True})
 def _ov_encode_state(rec, out):
     fn = _kernels(rec).encode_state
     return lambda rec, out: fn(rec, out)
 
 
-@overload(game_determinize, jit_options={"cache": True})
+@overload(game_determinize, inline="always", jit_options={"cache": True})
 def _ov_determinize(rec, player, words):
     fn = _kernels(rec).determinize
     if fn is None:
@@ -173,7 +174,7 @@ def _ov_determinize(rec, player, words):
     return lambda rec, player, words: fn(rec, player, words)
 
 
-@overload(game_policy, jit_options={"cache": True})
+@overload(game_policy, inline="always", jit_options={"cache": True})
 def _ov_policy(obs, mask, words, rec):
     fn = _kernels(rec).policy
     if fn is None:
@@ -181,7 +182,7 @@ def _ov_policy(obs, mask, words, rec):
     return lambda obs, mask, words, rec: fn(obs, mask, words)
 
 
-@overload(game_evaluate, jit_options={"cache": True})
+@overload(game_evaluate, inline="always", jit_options={"cache": True})
 def _ov_evaluate(rec, values):
     fn = _kernels(rec).evaluate
     if fn is None:
@@ -192,7 +193,7 @@ def _ov_evaluate(rec, values):
     return lambda rec, values: fn(rec, values)
 
 
-@overload(game_asks, jit_options={"cache": True})
+@overload(game_asks, inline="always", jit_options={"cache": True})
 def _ov_asks(rec):
     fn = _kernels(rec).asks
     if fn is None:
@@ -200,14 +201,14 @@ def _ov_asks(rec):
     return lambda rec: fn(rec)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clear_mask(mask):
     """Zero ``mask``."""
     for a in range(mask.shape[0]):
         mask[a] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def settle(rec, mask):
     """Apply every forced decision until a real choice or the end; writes ``mask``.
 
@@ -236,21 +237,21 @@ def settle(rec, mask):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin_step(rec):
     """Zero the per-step rewards before a decision is applied."""
     for p in range(rec["rewards"].shape[0]):
         rec["rewards"][p] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_step(rec):
     """Add this step's rewards to the returns."""
     for p in range(rec["rewards"].shape[0]):
         rec["returns"][p] += rec["rewards"][p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reset_record(rec, mask):
     """Start a new game in ``rec`` (options and RNG kept) and settle forced decisions."""
     rec["terminated"] = 0
@@ -265,7 +266,7 @@ def reset_record(rec, mask):
     end_step(rec)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_record(rec, action, mask):
     """Apply one agent decision, then every forced one; writes ``mask`` and rewards."""
     begin_step(rec)
@@ -275,7 +276,7 @@ def step_record(rec, action, mask):
     end_step(rec)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def act_row(states, i, actions, masks, rewards, terminated, truncated):
     """Apply ``actions[i]`` to row ``i`` (none if < 0) and report its rewards and flags."""
     rec = states[i]
@@ -484,7 +485,7 @@ def _rows_body(op, states, j, rows, players, actions, masks, obs, rewards, termi
 def _rows_parallel(op, states, rows, players, actions, masks, obs, rewards, terminated,
                    truncated):
     for j in prange(rows.shape[0]):
-        _rows_body(op, states, j, rows, players, actions, masks, obs, rewards, terminated,
+        _rows_body(op, states, np.int64(j), rows, players, actions, masks, obs, rewards, terminated,
                    truncated)
 
 
@@ -513,7 +514,7 @@ def batch_reset(states, masks, obs):
 def batch_step(states, actions, masks, obs, rewards, terminated, truncated, auto_reset):
     """Step every row (action < 0: no-op for an ended row) and encode the next observations."""
     for i in prange(states.shape[0]):
-        step_row(states, i, actions, masks, obs, rewards, terminated, truncated, auto_reset)
+        step_row(states, np.int64(i), actions, masks, obs, rewards, terminated, truncated, auto_reset)
 
 
 def _step_some(kernel, states, actions, masks, rewards, terminated, truncated):

@@ -33,8 +33,8 @@ knows stays known when it moves in view (flags belong to the card, not the posit
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .rng import shuffle
 
 UNKNOWN = 0

@@ -9,7 +9,8 @@ only on ``(seed, j)``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 M32 = 0xFFFFFFFF
 

@@ -49,7 +49,8 @@ to strongest (stable), the order in which to apply them so the strongest wins.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 KIND = 0
 OWNER = 1

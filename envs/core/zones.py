@@ -31,8 +31,8 @@ is in exactly one zone and names the first card that is not.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .rng import randint
 
 

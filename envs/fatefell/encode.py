@@ -8,8 +8,7 @@ A field about a card the viewer has not legitimately seen is all zeros.
 
 from __future__ import annotations
 
-from numba import njit
-
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.layout import ObsField, ObsLayout
 
 from .state import (

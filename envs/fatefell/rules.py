@@ -7,8 +7,8 @@ env, the vector env, the gym wrapper and the agents all go through these kernels
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.rng import next_u32, randint, shuffle
 from fatezoo.envs.core.state import REWARD_SCORE

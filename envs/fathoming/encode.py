@@ -10,8 +10,8 @@ lists), so ``opp_unseen`` counts the opponent's cards the viewer has not seen by
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN
 from fatezoo.envs.core.layout import ObsField, ObsLayout
 

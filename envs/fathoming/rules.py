@@ -13,8 +13,8 @@ also recomputes a matching one).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.knowledge import (
     IN_ZONE,

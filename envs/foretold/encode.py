@@ -8,8 +8,7 @@ opponents' unflipped deck Tiles (their type; every deck A-side looks the same).
 
 from __future__ import annotations
 
-from numba import njit
-
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.layout import ObsField, ObsLayout
 from fatezoo.envs.core.stack import ONEHOT, SEAT, SKIP, StackCodec, encode_stack
 

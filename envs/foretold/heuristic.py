@@ -13,8 +13,9 @@ and keeps gold makers and defenders in the Temple at Reinforce.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
 
 from .cards import (

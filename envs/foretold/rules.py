@@ -9,9 +9,9 @@ last step of Reinforce or of an elimination of the turn player, and starts the n
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from fatezoo.envs.core.dice import roll
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.rng import next_u32, randint, shuffle
 from fatezoo.envs.core.stack import KIND, OWNER, asked_seat, next_responder, stack_pop, stack_push

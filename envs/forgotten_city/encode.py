@@ -7,8 +7,7 @@ miracle stacks and which nightmare lies face down where (only their sizes are sh
 
 from __future__ import annotations
 
-from numba import njit
-
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.layout import ObsField, ObsLayout
 
 from .state import (

@@ -9,8 +9,8 @@ stops at the first one that needs a decision, which it names in ``dec``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.rng import next_u32, shuffle
 from fatezoo.envs.core.state import REWARD_SCORE

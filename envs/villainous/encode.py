@@ -8,8 +8,8 @@ that card (``knowledge.KNOWN``): a card shown to the table, or a pile the viewer
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.knowledge import KNOWN
 from fatezoo.envs.core.layout import ObsField, ObsLayout
 from fatezoo.envs.core.stack import encode_stack

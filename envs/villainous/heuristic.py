@@ -24,8 +24,9 @@ opponent's Allies; it Fates the leading opponent (most Power plus objective prog
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
 
 from .encode import (

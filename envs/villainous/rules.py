@@ -10,8 +10,8 @@ resumes; when none is left the turn player is back to choosing actions.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.knowledge import (
     UNKNOWN,

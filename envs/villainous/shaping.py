@@ -17,8 +17,7 @@ RULES.md R69's table; the weights below are the single source.
 
 from __future__ import annotations
 
-from numba import njit
-
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.state import REWARD_SCORE
 
 from .rules import (

@@ -33,11 +33,11 @@ from kitgame.state import (
     STRIKE,
     TARGET,
 )
-from numba import njit
 
 import fatezoo
 from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core import testing as T
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN, UNKNOWN
 from fatezoo.envs.core.rng import seed_words
 from fatezoo.envs.core.zones import zone_contents

@@ -7,9 +7,9 @@ the viewer KNOWS (``knowledge.KNOWN``), or knows to be in the deck (``IN_ZONE``)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from fatezoo.envs.core.decisions import decision_obs_size, encode_decision
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN, count_known_kinds
 from fatezoo.envs.core.layout import ObsField, ObsLayout
 from fatezoo.envs.core.stack import ONEHOT, SCALAR, SEAT, SKIP, StackCodec, encode_stack

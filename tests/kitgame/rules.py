@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from fatezoo.envs.core.decisions import (
     dec_begin,
@@ -18,6 +17,7 @@ from fatezoo.envs.core.decisions import (
     set_block,
 )
 from fatezoo.envs.core.dice import roll
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.knowledge import (
     determinize_zones,
