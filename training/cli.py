@@ -10,6 +10,8 @@ Commands (each works for every registered game)::
     fatezoo bench [GAME|all] [--envs B]            steps/s of the core, AEC loop, gym (all:
                                                    one table over every game)
     fatezoo bench GAME --training                  MaskablePPO steps/s: core vs gym wrapper
+    fatezoo bench [GAME|all] --compile             cold and warm first use of each entry point
+    fatezoo compile [GAME|all] [--jobs N]          compile every entry point ahead of use
     fatezoo train GAME [--timesteps N]             MaskablePPO self-play on the batched core
                    [--backend rllib]               ... or RLlib PPO on Ray, one policy for all seats
 
@@ -31,7 +33,7 @@ from fatezoo.envs.core.registry import game_names, get_spec
 
 from .options import add_game_options, add_train_arguments, game_options, train_reward_help
 
-COMMANDS = ("list", "play", "replay", "arena", "bench", "train")
+COMMANDS = ("list", "play", "replay", "arena", "bench", "train", "compile")
 PPO_NOTE = ("ppo:PATH loads a MaskablePPO checkpoint, which is a pickle: loading one can run "
             "any code it holds, so load only checkpoints you made or trust. rllib:PATH (a "
             "checkpoint of fatezoo train --backend rllib) holds pickles too.")
@@ -128,7 +130,16 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                         "vs the gym wrapper in a DummyVecEnv (same run, same settings)")
     p.add_argument("--rollouts", type=int, default=3,
                    help="with --training: PPO rollouts timed per side (default 3)")
+    p.add_argument("--compile", action="store_true",
+                   help="instead: seconds to the first AEC step, vector step, heuristic and "
+                        "ISMCTS move from a fresh private numba cache (cold), peak memory, "
+                        "and a second process on that cache (warm); one fresh process each")
     add_game_options(p, game if game != "all" else None)
+
+    p = sub.add_parser("compile", help="compile every entry point of games ahead of use")
+    p.add_argument("game", nargs="?", default="all", help=f"one of: {games}, or all (default)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="processes at once (default: every CPU)")
 
     p = sub.add_parser("train", help="train MaskablePPO by self-play on the batched core",
                        description="Train MaskablePPO by self-play on the batched core. "
@@ -250,9 +261,9 @@ def cmd_bench(args) -> int:
 
     if args.training:
         return cmd_bench_training(args)
-    games = list(game_names()) if args.game == "all" else [args.game]
-    for g in games:
-        get_spec(g)
+    games = _games(args.game)
+    if args.compile:
+        return cmd_bench_compile(games, args)
     if args.envs < 1 or not (math.isfinite(args.seconds) and args.seconds > 0):
         raise ValueError(f"--envs must be >= 1 and --seconds a number > 0, got {args.envs}, "
                          f"{args.seconds}")
@@ -273,6 +284,54 @@ def cmd_bench(args) -> int:
     else:
         print(format_bench(reports[0]))
     return 1 if args.strict and status == "MISS" else 0
+
+
+def _games(name: str) -> list[str]:
+    """``all`` -> every game; else the one named (checked)."""
+    games = list(game_names()) if name == "all" else [name]
+    for g in games:
+        get_spec(g)
+    return games
+
+
+def cmd_bench_compile(games: list[str], args) -> int:
+    """``fatezoo bench --compile``."""
+    from .firstuse import bench_compile, format_compile_bench, misses
+
+    reports = [bench_compile(g, log=lambda s: print(s, file=sys.stderr, flush=True))
+               for g in games]
+    if args.json:
+        print(json.dumps(reports))
+    else:
+        print(format_compile_bench(reports))
+        for r in reports:
+            for miss in misses(r):
+                print(f"{r['game']}: target missed: {miss}")
+    return 1 if args.strict and any(misses(r) for r in reports) else 0
+
+
+def cmd_compile(args) -> int:
+    """``fatezoo compile``."""
+    from .firstuse import ENTRY_NAMES, compile_games
+    from .progress import Progress
+
+    games = _games(args.game)
+    if args.jobs is not None and args.jobs < 1:
+        raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
+    total = len(games) * len(ENTRY_NAMES)
+    bar = Progress(total, "compile", stream=sys.stderr)
+    lines = not bar.enabled
+
+    def progress(done, total, label):
+        bar.update(1)
+        if lines:
+            print(f"compiled {label} ({done}/{total})", file=sys.stderr, flush=True)
+
+    with bar:
+        compile_games(games, jobs=args.jobs, progress=progress)
+    print(f"compiled every entry point of {', '.join(games)}; later runs load them from the "
+          "numba cache")
+    return 0
 
 
 def cmd_bench_training(args) -> int:
@@ -316,7 +375,7 @@ def cmd_train(args) -> int:
 
 
 HANDLERS = {"list": cmd_list, "play": cmd_play, "replay": cmd_replay, "arena": cmd_arena,
-            "bench": cmd_bench, "train": cmd_train}
+            "bench": cmd_bench, "train": cmd_train, "compile": cmd_compile}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,7 +24,7 @@ from numba import types
 from numba.core import errors, typing
 from numba.core.registry import CPUDispatcher
 
-from . import numba_fixes  # noqa: F401  (applied before anything compiles)
+from . import compile_notice, numba_fixes  # noqa: F401  (before anything compiles)
 
 
 def widened(t):

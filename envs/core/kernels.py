@@ -291,7 +291,7 @@ def act_row(states, i, actions, masks, rewards, terminated, truncated):
     truncated[i] = rec["truncated"]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_row(states, i, actions, masks, obs, rewards, terminated, truncated, auto_reset):
     """One row of a batch step: act, report, optionally auto-reset, encode the next obs.
 
@@ -397,13 +397,15 @@ def empty_buffers(batch: int, num_actions: int, obs_size: int, max_players: int)
 # ---------------------------------------------------------------- drivers (called from Python)
 # Every top-level kernel compiled for a game links the game's whole call graph into its
 # own module and runs LLVM over all of it (numba re-optimizes linked callees so that they
-# can be inlined); a parallel kernel does this about three times (body, gufunc, wrapper).
-# For The Fathoming that is 1-2 minutes per parallel kernel. So the drivers below share
-# three kernels per game: one for a single row (``_row``), one parallel and one serial
-# over rows (``_rows_parallel``, ``_rows_serial``), each picking its work by an op code;
-# ``batch_step``, the hot path of the batched core, keeps a kernel of its own. Arguments an
-# op does not use are empty arrays of the one type every call uses, so each kernel has one
-# signature per game.
+# can be inlined); a parallel kernel does this about three times (body, gufunc, wrapper),
+# and so does every jitted function on the way down for what it calls. So the drivers
+# share two kernels per game for the batched core, one parallel and one serial over rows
+# (``_rows_parallel``, ``_rows_serial``: ``batch_step`` is the parallel one's ``_STEP``
+# op), and one for a single row (``_row``: the AEC env and the gym wrapper), each picking
+# its work by an op code; the per-step drivers above (``settle``, ``step_record``, ...)
+# are inlined into them (``inline="always"``), so they add no LLVM module of their own.
+# Arguments an op does not use are empty arrays of the one type every call uses, so each
+# kernel has one signature per game.
 
 _ROW_RESET, _ROW_STEP, _ROW_ENCODE, _ROW_STATE, _ROW_MASK = 0, 1, 2, 3, 4
 _NO_MASK = np.zeros(0, np.int8)
@@ -453,7 +455,7 @@ def mask_one(states, i, mask):
     _row(_ROW_MASK, states, i, 0, mask, _NO_OUT)
 
 
-_RESET, _RESET_ENCODE, _ACT, _ENCODE = 0, 1, 2, 3
+_RESET, _RESET_ENCODE, _ACT, _ENCODE, _STEP, _STEP_AUTO = 0, 1, 2, 3, 4, 5
 _NO_I64 = np.zeros(0, np.int64)
 _NO_I8 = np.zeros(0, np.int8)
 _NO_MASKS = np.zeros((0, 0), np.int8)
@@ -470,7 +472,10 @@ def _rows_body(op, states, j, rows, players, actions, masks, obs, rewards, termi
                truncated):
     """Work ``op`` on row ``rows[j]``: per-row arrays by row, ``players``/``obs`` by ``j``."""
     i = rows[j]
-    if op == _ACT:
+    if op == _STEP or op == _STEP_AUTO:  # every row: j == i
+        step_row(states, i, actions, masks, obs, rewards, terminated, truncated,
+                 op == _STEP_AUTO)
+    elif op == _ACT:
         act_row(states, i, actions, masks, rewards, terminated, truncated)
     elif op == _ENCODE:
         game_encode(states[i], players[j], 0, obs[j])
@@ -510,11 +515,10 @@ def batch_reset(states, masks, obs):
                    masks, obs, _NO_F32, _NO_I8, _NO_I8)
 
 
-@njit(cache=True, parallel=True)
 def batch_step(states, actions, masks, obs, rewards, terminated, truncated, auto_reset):
     """Step every row (action < 0: no-op for an ended row) and encode the next observations."""
-    for i in prange(states.shape[0]):
-        step_row(states, np.int64(i), actions, masks, obs, rewards, terminated, truncated, auto_reset)
+    _rows_parallel(_STEP_AUTO if auto_reset else _STEP, states, _all_rows(states.shape[0]),
+                   _NO_I64, _i64(actions), masks, obs, rewards, terminated, truncated)
 
 
 def _step_some(kernel, states, actions, masks, rewards, terminated, truncated):

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .compile_notice import set_estimates
 from .kernels import register_game
 from .layout import ObsLayout
 from .state import MAX_PLAYERS, REWARD_MODES
@@ -106,6 +107,9 @@ class GameSpec:
         train_preset: ``TrainOptions`` field overrides for ``fatezoo train GAME``.
         how_to_win: one or two sentences on how the game is won (``fatezoo play`` says it).
         legend: how to read ``render_ansi``'s text (card codes...), for ``play``'s help.
+        compile_seconds: measured cold compile seconds per entry point (``aec``,
+            ``vector``, ``heuristic``, ``ismcts``; ``fatezoo bench --compile``), quoted by
+            the first-use notice on stderr.
     """
 
     name: str
@@ -137,6 +141,7 @@ class GameSpec:
     train_preset: dict = field(default_factory=dict)
     how_to_win: str = ""
     legend: str = ""
+    compile_seconds: dict = field(default_factory=dict)
 
     # ------------------------------------------------------------------ self-checks
 
@@ -146,6 +151,7 @@ class GameSpec:
                       self._check_declarations):
             check()
         register_game(self.state_dtype, **self.kernels.as_dict())
+        set_estimates(self.name, self.compile_seconds)
 
     def _fail(self, message, kind=ValueError):
         raise kind(f"{self.name}: {message}")

@@ -33,8 +33,8 @@ REWARD_MODES = {"win": REWARD_WIN, "score": REWARD_SCORE}
 
 
 # the core files holding numba code, or shaping what kernels compile (layout offsets)
-KERNEL_SOURCES = ("jit.py", "numba_fixes.py", "kernels.py", "rng.py", "state.py", "layout.py", "zones.py", "stack.py",
-                  "decisions.py", "dice.py", "knowledge.py")
+KERNEL_SOURCES = ("jit.py", "numba_fixes.py", "kernels.py", "rng.py", "state.py", "layout.py",
+                  "zones.py", "stack.py", "decisions.py", "dice.py", "knowledge.py")
 
 
 def code_fingerprint(game_dir) -> str:

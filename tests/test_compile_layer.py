@@ -1,0 +1,251 @@
+"""The compile layer: several games in one process from a cache built any way, and fast.
+
+The defect these tests pin (numba issue 10486, see ``envs/core/numba_fixes.py``): a
+process that loaded from the cache two games compiled in different processes ran one
+game's machine code for the other. Each test builds a fresh cache (``NUMBA_CACHE_DIR``)
+in subprocesses and compares a process that uses several games with processes that each
+used one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import fatezoo
+from fatezoo.training.firstuse import ENTRY_NAMES
+
+RECORD_MODULE = '''
+import numpy as np
+{njit_import}
+
+A = np.dtype([("a_format", np.int8), ("x", np.int64), ("y", np.int64)])
+B = np.dtype([("b_format", np.int8), ("y", np.int64), ("x", np.int64), ("z", np.int64)])
+
+
+@njit(cache=True)
+def inner(rec, k):
+    t = 0
+    for j in range(k):
+        if j % 3 == 0:
+            t += rec["x"] * 10 + rec["y"]
+        elif j % 3 == 1:
+            t -= rec["y"] * 7 - rec["x"]
+        else:
+            t ^= rec["x"] << 3
+        if t > 1000000:
+            t = t // 7 + rec["y"]
+    return t
+
+
+@njit(cache=True)
+def outer(states, i):
+    a = inner(states[i], 5)
+    b = inner(states[i], 7) if states[i]["x"] > 0 else inner(states[i], 9)
+    c = inner(states[i], 11) + inner(states[i], 13)
+    return a * 1000000 + b * 1000 + c
+
+
+def use(name):
+    s = np.zeros(1, A if name == "a" else B)
+    s["x"], s["y"] = 1, 2
+    return int(outer(s, 0))
+
+
+if __name__ == "__main__":
+    import sys
+    print(" ".join(str(use(n)) for n in sys.argv[1:]))
+'''
+
+
+def _run(args, cache, cwd=None, timeout=1800, **extra_env):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), FATEZOO_QUIET_COMPILE="1", **extra_env)
+    out = subprocess.run([sys.executable, *args], env=env, cwd=cwd, capture_output=True,
+                         text=True, timeout=timeout)
+    assert out.returncode == 0, f"{args} exited {out.returncode}: {out.stderr[-2000:]}"
+    return out.stdout
+
+
+def _two_records_in_one_process(tmp_path, njit_import):
+    (tmp_path / "recmod.py").write_text(RECORD_MODULE.format(njit_import=njit_import))
+    cache = tmp_path / "cache"
+    alone = [_run(["recmod.py", name], cache, cwd=tmp_path).split() for name in "ab"]
+    together = _run(["recmod.py", "a", "b"], cache, cwd=tmp_path).split()
+    return [a[0] for a in alone], together
+
+
+def test_plain_numba_runs_one_record_kernel_for_another(tmp_path):
+    """The scenario is real: with numba's own njit the second record runs the first's code."""
+    alone, together = _two_records_in_one_process(tmp_path, "from numba import njit")
+    if alone == together:
+        pytest.skip("this numba no longer shares symbols between record types")
+    assert alone[0] == together[0] and alone[1] != together[1]
+
+
+def test_core_njit_keeps_two_records_apart(tmp_path):
+    alone, together = _two_records_in_one_process(
+        tmp_path, "from fatezoo.envs.core.jit import njit")
+    assert alone[0] == alone[1]  # the same x and y, read from other offsets
+    assert together == alone
+
+
+SIGNATURES_MODULE = '''
+import sys
+import numpy as np
+from fatezoo.envs.core.jit import njit
+
+
+@njit(cache=True)
+def f(x):
+    return x * 3 + 1
+
+
+VALUES = [np.int64(5), np.float64(2.5), np.complex128(1 + 2j), np.float32(1.5), np.uint64(7),
+          np.bool_(True)]
+
+if __name__ == "__main__":
+    picks = [int(a) for a in sys.argv[1:]]
+    print(" ".join(repr(f(VALUES[k])) for k in picks))
+    print(sum(f.stats.cache_hits.values()))
+'''
+
+
+def test_concurrent_saves_keep_every_signature(tmp_path):
+    """Six processes save six signatures of one function at once; a seventh loads all six."""
+    (tmp_path / "sigmod.py").write_text(SIGNATURES_MODULE)
+    cache = tmp_path / "cache"
+    with ThreadPoolExecutor(6) as pool:
+        outs = list(pool.map(lambda k: _run(["sigmod.py", str(k)], cache, cwd=tmp_path),
+                             range(6)))
+    each = [o.split("\n")[0] for o in outs]
+    out = _run(["sigmod.py", *map(str, range(6))], cache, cwd=tmp_path).split("\n")
+    assert out[0].split(" ") == each
+    assert out[1] == "6", "every signature loads from the cache"
+
+
+# ---------------------------------------------------------------- every game, every entry
+
+ALL_GAMES = list(fatezoo.GAMES)
+
+MULTI_GAME = '''
+import json, sys
+from fatezoo.training.firstuse import ENTRY_NAMES, run_entries
+from tests.golden_util import golden_files, parse, transcript
+
+games = sys.argv[1:]
+out = {}
+for order in (games, games[::-1]):
+    for g in order:
+        digests = run_entries(g, ENTRY_NAMES)["digests"]
+        path = golden_files(g)[0]
+        text = path.read_text(encoding="utf-8")
+        options, seed, actions = parse(text)
+        digests["golden"] = transcript(g, options, seed, actions) == text
+        out.setdefault(g, []).append(digests)
+print(json.dumps(out))
+'''
+
+
+def _single_game_digests(games, cache, jobs):
+    def one(game):
+        out = _run(["-m", "fatezoo.training.firstuse", game, *ENTRY_NAMES], cache)
+        return game, json.loads(out.strip().splitlines()[-1])["digests"]
+
+    with ThreadPoolExecutor(jobs) as pool:
+        return dict(pool.map(one, games))
+
+
+def _check_games_together(tmp_path, jobs):
+    cache = tmp_path / "cache"
+    alone = _single_game_digests(ALL_GAMES, cache, jobs)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    script = tmp_path / "multi.py"
+    script.write_text(MULTI_GAME)
+    path = root + os.pathsep + os.environ.get("PYTHONPATH", "")
+    together = json.loads(_run([str(script), *ALL_GAMES], cache, cwd=root,
+                               PYTHONPATH=path).splitlines()[-1])
+    for game in ALL_GAMES:
+        for run in together[game]:  # both orders
+            assert run.pop("golden"), f"{game}: golden playthrough differs with every game loaded"
+            assert run == alone[game], f"{game}: entry points differ with every game loaded"
+    return cache
+
+
+@pytest.mark.xdist_group("compile_sequential")
+def test_every_game_in_one_process_cache_built_one_game_per_process(tmp_path):
+    cache = _check_games_together(tmp_path, jobs=1)
+    out = _run(["-c", "import sys; from fatezoo.training.cli import main; sys.exit(main())",
+                "bench", "all", "--seconds", "0.2", "--envs", "64"], cache)
+    for game in ALL_GAMES:
+        assert game in out
+
+
+@pytest.mark.xdist_group("compile_concurrent")
+def test_every_game_in_one_process_cache_built_two_at_once(tmp_path):
+    _check_games_together(tmp_path, jobs=2)
+
+
+
+# ---------------------------------------------------------------- the first-use notice
+
+NOTICE_MODULE = '''
+import numpy as np
+from fatezoo.envs.core.jit import njit
+
+R = np.dtype([("noticegame_format", np.int8), ("x", np.int64)])
+
+
+@njit(cache=True)
+def bump(states, i):
+    states[i]["x"] += 1
+
+
+s = np.zeros(1, R)
+bump(s, 0)
+bump(s, 0)
+print(int(s[0]["x"]))
+'''
+
+
+def test_compile_notice_once_per_first_use_and_silent_from_cache(tmp_path):
+    (tmp_path / "noticemod.py").write_text(NOTICE_MODULE)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               FATEZOO_COMPILE_NOTICE_AFTER="0")
+    env.pop("FATEZOO_QUIET_COMPILE", None)
+    runs = [subprocess.run([sys.executable, "noticemod.py"], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, timeout=600) for _ in range(2)]
+    assert [r.stdout.strip() for r in runs] == ["2", "2"]
+    first = runs[0].stderr.strip().splitlines()
+    assert len(first) == 2, first
+    assert first[0].startswith("fatezoo: compiling noticegame kernels for bump (first use")
+    assert first[1].startswith("fatezoo: noticegame kernels for bump compiled in ")
+    assert runs[1].stderr.strip() == "", "loading from the cache prints nothing"
+
+
+def test_every_kernel_uses_the_core_njit():
+    """A kernel decorated with numba's own njit would compile once per literal again."""
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    from fatezoo.envs.core.jit import KernelDispatcher
+
+    roots = [importlib.import_module(n) for n in ("fatezoo.envs", "fatezoo.agents")]
+    plain, kernels = [], 0
+    for root in roots:
+        for info in pkgutil.walk_packages(root.__path__, root.__name__ + "."):
+            if info.name.endswith(("_v0", "rllib")):
+                continue
+            module = importlib.import_module(info.name)
+            for name, obj in vars(module).items():
+                if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == module.__name__:
+                    kernels += 1
+                    if not isinstance(obj, KernelDispatcher):
+                        plain.append(f"{info.name}.{name}")
+    assert kernels > 100 and plain == []
