@@ -249,3 +249,16 @@ def test_every_kernel_uses_the_core_njit():
                     if not isinstance(obj, KernelDispatcher):
                         plain.append(f"{info.name}.{name}")
     assert kernels > 100 and plain == []
+
+
+def test_compile_command_compiles_every_entry_point():
+    """``fatezoo compile GAME`` runs each entry point in a process of its own, then says so."""
+    out = subprocess.run([sys.executable, "-c",
+                          "import sys; from fatezoo.training.cli import main; sys.exit(main())",
+                          "compile", "fatefell", "--jobs", "2"],
+                         capture_output=True, text=True, timeout=1800)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == ("compiled every entry point of fatefell; later runs load "
+                                  "them from the numba cache")
+    done = sorted(ln.split()[2] for ln in out.stderr.splitlines() if ln.startswith("compiled "))
+    assert done == sorted(ENTRY_NAMES)
