@@ -80,6 +80,11 @@ def test_bad_input(game):
     T.check_bad_input(game)
 
 
+@pytest.mark.parametrize("game,options", GAME_OPTS, ids=GAME_OPT_IDS)
+def test_end_flags_agree_with_the_end_state(game, options):
+    T.check_end_flags(game, get_spec(game).min_players, **options)
+
+
 # every game under spawn; forkserver (the same pickling path, another start) on the first
 SUBPROCESS_CASES = [(g, "spawn") for g in fatezoo.GAMES] + [(fatezoo.GAMES[0], "forkserver")]
 

@@ -1,6 +1,8 @@
 """Doc pages match the code; data files ship in the wheel."""
 
+import ast
 import importlib
+import inspect
 import json
 import re
 import zipfile
@@ -9,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import fatezoo
+from fatezoo.envs.core.aec import FatezooAEC
 from fatezoo.envs.core.docs import fill
 from fatezoo.envs.core.registry import get_spec
 
@@ -25,6 +28,39 @@ def test_doc_page_tables_match_code(game):
     assert f"Discrete({spec.num_actions})" in doc
     assert f"({spec.obs_size},), float32)" in doc
     assert f"({spec.state_size},), float32)" in doc
+
+
+def doc_arguments(doc: str) -> tuple[set, dict]:
+    """The doc page's ``## Arguments`` section: every backticked name, and each
+    ``name=default`` it gives (the default as a Python value)."""
+    section = doc.split("## Arguments", 1)[1].split("\n## ", 1)[0]
+    names, defaults = set(), {}
+    for item in re.findall(r"`([^`]+)`", section):
+        name, eq, value = item.partition("=")
+        if re.fullmatch(r"[a-z_]+", name):
+            names.add(name)
+            if eq:
+                defaults[name] = ast.literal_eval(value)
+    return names, defaults
+
+
+@pytest.mark.parametrize("game", fatezoo.GAMES)
+def test_doc_page_arguments_match_configure(game):
+    # every option of the game's configure is on its doc page, with its true default,
+    # and every `name=default` the page gives is a real argument of the env
+    spec = get_spec(game)
+    doc = importlib.import_module(f"fatezoo.envs.{game}.env").__doc__
+    names, defaults = doc_arguments(doc)
+    missing = set(spec.option_defaults) - names
+    assert not missing, f"{game}: the doc page's Arguments omit {sorted(missing)}"
+    real = dict(spec.option_defaults)
+    for p in inspect.signature(FatezooAEC.__init__).parameters.values():
+        if p.default is not inspect.Parameter.empty:
+            real[p.name] = p.default
+    for name, value in defaults.items():
+        assert name in real, f"{game}: the doc page documents `{name}`, not an argument"
+        assert value == real[name], (f"{game}: the doc page gives `{name}={value!r}`, the "
+                                     f"default is {real[name]!r}")
 
 
 @pytest.mark.parametrize("game", fatezoo.GAMES)

@@ -55,6 +55,20 @@ def test_an_illegal_action_ends_the_episode_and_the_env_waits_for_reset():
     assert 0 < obs["action_mask"].sum() < len(obs["action_mask"])
 
 
+@pytest.mark.parametrize("action", [None, "0", 1.5, float("nan"), np.array([0, 1]), True,
+                                    np.float32(0.0), 1.0])
+def test_a_value_that_is_not_an_action_raises_and_takes_no_penalty(action):
+    env = GymEnv("fatefell", seat=0)
+    obs, _ = env.reset(seed=1)
+    before = env._game.save()
+    with pytest.raises(TypeError, match="expected an int in"):
+        env.step(action)
+    assert env._game.save() == before and not env._ended
+    good = int(np.flatnonzero(obs["action_mask"])[0])
+    _, _, _, _, info = env.step(good)  # the episode goes on
+    assert "illegal_action" not in info
+
+
 @pytest.mark.parametrize("players,mode", [(2, "ansi"), (3, "ansi"), (4, "ansi"),
                                           (2, "rgb_array"), (4, "rgb_array")])
 def test_check_env_on_the_env_and_on_the_wrapper(players, mode):

@@ -105,6 +105,17 @@ def test_indexes_encode_uses_are_range_checked(field, value):
     _refused(env, rec, field)
 
 
+@pytest.mark.parametrize("game", fatezoo.GAMES)
+def test_a_refusal_names_the_game_once(game):
+    env = fatezoo.make(game)
+    env.reset(seed=0)
+    rec = env.states.copy()
+    rec["phase"] = 99  # every game keeps its phase in "phase"; the game-side check refuses it
+    with pytest.raises(ValueError, match=f"^{game}: saved state 0 is corrupt: phase") as err:
+        env.load_state(rec.tobytes())
+    assert str(err.value).count(f"{game}:") == 1, str(err.value)
+
+
 def test_season_kind_out_of_range_is_refused():
     env, rec = _saved()
     rec["season_kind"][0] = 100

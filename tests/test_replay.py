@@ -5,9 +5,11 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import fatezoo
+from fatezoo.envs.core.registry import get_spec
 from fatezoo.training.cli import main
 from fatezoo.training.replay import MAX_BYTES, ReplayError, load_record, replay_record
 
@@ -165,3 +167,25 @@ def test_subprocess_dev_zero_is_one_line():
     assert out.returncode == 2
     assert out.stderr.strip().splitlines() == [
         "fatezoo replay: error: /dev/zero: not a regular file (a game record is a JSON file)"]
+
+
+
+SAVED_OPTION_SETS = [(g, dict(o)) for g in fatezoo.GAMES
+                     for o in [{}, *get_spec(g).contract_options]]
+
+
+@pytest.mark.parametrize("game,options", SAVED_OPTION_SETS,
+                         ids=[f"{g}-{json.dumps(o, sort_keys=True)}" for g, o in SAVED_OPTION_SETS])
+def test_every_saved_game_with_documented_options_replays(tmp_path, capsys, game, options):
+    # what save_game writes (a tuple option becomes a JSON array) replays to the same game
+    env = fatezoo.make(game, **options)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        env.step(int(rng.choice(env.legal_actions())))
+    path = tmp_path / "saved.json"
+    env.save_game(path)
+    frames = replay_record(load_record(path))
+    assert frames[-1] == get_spec(game).render_ansi(env.record, None)
+    rc, _, err = cli(capsys, "replay", path, "--last")
+    assert rc == 0, err

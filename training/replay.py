@@ -105,37 +105,54 @@ def _is_int(x) -> bool:
 
 
 def _check_options(spec, options: dict, where: str) -> None:
-    """Options are the common ones plus the game's own, each of the right JSON type."""
+    """Options are the common ones plus the game's own, each of the right JSON type.
+
+    A scalar is typed by the option's default; a JSON array (what a tuple option such as
+    Fathoming's ``decks=(deck_a, deck_b)`` becomes in the JSON that ``save_game`` writes)
+    must be a flat list of scalars. Last the game's own ``configure`` checks the values.
+    """
     allowed = list(COMMON_OPTIONS) + list(spec.option_defaults)
     for key, value in options.items():
         if key not in allowed:
             raise ReplayError(f"{where}: unknown option {key!r}; a {spec.name} record's "
                               f"options are some of {allowed}")
-        if key == "num_players":
-            ok = _is_int(value)
-            want = "an int"
-        elif key == "max_turns":
-            ok = value is None or (_is_int(value) and value >= 1)
-            want = "a positive int or null"
-        elif key == "reward":
-            ok = isinstance(value, str)
-            want = "a string"
-        else:
-            default = spec.option_defaults[key]
-            if isinstance(default, bool):
-                ok, want = isinstance(value, bool), "true or false"
-            elif isinstance(default, int):
-                ok, want = _is_int(value), "an int"
-            elif isinstance(default, float):
-                ok = _is_int(value) or isinstance(value, float)
-                want = "a number"
-            elif isinstance(default, str):
-                ok, want = isinstance(value, str), "a string"
-            else:  # None default: the game's configure checks the value
-                ok = value is None or isinstance(value, (bool, int, float, str))
-                want = "null, a bool, a number or a string"
-        if not ok:
-            raise ReplayError(f"{where}: option {key} must be {want}, got {value!r}")
+        _check_option_type(spec, key, value, where)
+    try:
+        spec.options(**options)
+    except (TypeError, ValueError, OverflowError) as err:
+        raise ReplayError(f"{where}: bad options {options!r}: {err}") from None
+
+
+def _check_option_type(spec, key: str, value, where: str) -> None:
+    """One option's JSON type (see :func:`_check_options`)."""
+    if key == "num_players":
+        ok = _is_int(value)
+        want = "an int"
+    elif key == "max_turns":
+        ok = value is None or (_is_int(value) and value >= 1)
+        want = "a positive int or null"
+    elif key == "reward":
+        ok = isinstance(value, str)
+        want = "a string"
+    elif key in spec.option_defaults and isinstance(value, list):
+        ok = all(v is None or isinstance(v, (bool, int, float, str)) for v in value)
+        want = "a value or a flat list of values"
+    else:
+        default = spec.option_defaults[key]
+        if isinstance(default, bool):
+            ok, want = isinstance(value, bool), "true or false"
+        elif isinstance(default, int):
+            ok, want = _is_int(value), "an int"
+        elif isinstance(default, float):
+            ok = _is_int(value) or isinstance(value, float)
+            want = "a number"
+        elif isinstance(default, str):
+            ok, want = isinstance(value, str), "a string"
+        else:  # None default: the game's configure checks the value
+            ok = value is None or isinstance(value, (bool, int, float, str))
+            want = "null, a bool, a number or a string"
+    if not ok:
+        raise ReplayError(f"{where}: option {key} must be {want}, got {value!r}")
 
 
 def check_record(data, where: str = "game record") -> None:

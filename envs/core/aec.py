@@ -38,7 +38,8 @@ class FatezooAEC(AECEnv):
             offender gets -1, the others +1/(n-1), and the game ends). Mask-blind tools that
             step with ``action_space.sample()`` (RLlib's env pre-check, PettingZoo's
             ``parallel_seed_test``) need ``illegal="lose"``, as PettingZoo's classic games
-            have by default.
+            have by default. A value that is not an action at all (None, a string, a
+            float, a bool, an array) raises TypeError under either policy.
         obs_key: the key of the observation vector in each observation dict:
             ``"observation"`` (PettingZoo's, the default) or, for RLlib's action-masking
             module, ``"observations"``. The mask is always ``"action_mask"``.

@@ -6,9 +6,12 @@ Registered as ``fatezoo/<Game>-v0`` on ``import fatezoo``; the registered entry 
 ``opponent`` is an agent object or None (uniform random). Observations are the Dict
 of the AEC env; ``action_masks()`` on the env (``env.unwrapped.action_masks()`` through
 gymnasium's wrappers; SB3's vector envs find it themselves) gives the mask for
-sb3-contrib's MaskablePPO. An illegal action ends the episode with ``illegal_penalty``
-and ``info["illegal_action"] = True`` (the state is not changed): this is the mask-blind
-way, so gymnasium's and SB3's env checkers and ``action_space.sample()`` work as they are.
+sb3-contrib's MaskablePPO. An illegal action (an int masked out or out of range) ends the
+episode with ``illegal_penalty`` and ``info["illegal_action"] = True`` (the state is not
+changed): this is the mask-blind way, so gymnasium's and SB3's env checkers and
+``action_space.sample()`` work as they are. A value that is not an action at all (None, a
+string, a float, a bool, an array of several values) raises TypeError, as gymnasium's own
+envs do, and the episode goes on.
 
 At the end of an episode (terminated or truncated) the observation's ``action_mask`` and
 ``action_masks()`` mark every action legal, as Pgx does: a masked policy evaluated on the

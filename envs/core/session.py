@@ -20,12 +20,14 @@ def as_action(spec: GameSpec, action, legal=None, who: str = "") -> int:
         who: the agent, for the message.
 
     Raises:
-        IllegalActionError: a non-integer, out-of-range or masked-out action.
+        TypeError: a value that is not an action at all (None, a string, a float, a bool,
+            an array of more than one value): an agent bug, whatever the illegal-move policy.
+        IllegalActionError: a well-typed action out of range or masked out.
     """
     if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
         action = action[()]
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise IllegalActionError(
+        raise TypeError(
             f"{spec.name}: {who or 'agent'} gave action {action!r} of type "
             f"{type(action).__name__}; expected an int in [0, {spec.num_actions})")
     a = int(action)
@@ -182,6 +184,15 @@ def check_header(spec: GameSpec, rec) -> None:
               f"{name} must sum to 0 (zero-sum games), got {v.tolist()}")
 
 
+def _corrupt(spec: GameSpec, i: int, err: ValueError) -> ValueError:
+    """The loader's one-line refusal of record ``i``, naming the game once."""
+    msg = str(err)
+    own = f"{spec.name}: "
+    if msg.startswith(own):  # a game-side check that names its game itself
+        msg = msg[len(own):]
+    return ValueError(f"{own}saved state {i} is corrupt: {msg}")
+
+
 def load_records(spec: GameSpec, data, batch: int | None, fields: dict | None) -> np.ndarray:
     """Parse and validate saved record bytes before any kernel reads them.
 
@@ -212,7 +223,7 @@ def load_records(spec: GameSpec, data, batch: int | None, fields: dict | None) -
         try:
             check_header(spec, rec)
         except ValueError as err:
-            raise ValueError(f"{spec.name}: saved state {i} is corrupt: {err}") from None
+            raise _corrupt(spec, i, err) from None
         for name, want in (fields or {}).items():
             got = rec[name]
             if not np.array_equal(got, want):
@@ -223,7 +234,7 @@ def load_records(spec: GameSpec, data, batch: int | None, fields: dict | None) -
         try:
             spec.check_record(rec)
         except ValueError as err:
-            raise ValueError(f"{spec.name}: saved state {i} is corrupt: {err}") from None
+            raise _corrupt(spec, i, err) from None
         if not (rec["terminated"] or rec["truncated"]):
             K.mask_one(states, i, mask)  # safe: every field legal() reads was checked
             if not mask.any():

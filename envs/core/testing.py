@@ -248,6 +248,33 @@ def check_mask_blind(game: str, num_players: int = 2, runs: int = 10) -> None:
 # ---------------------------------------------------------------- random-play fuzz
 
 
+def declared_bounds(game: str, num_players: int = 2, **options):
+    """A checker ``(states, i, when)`` of the declared observation spaces.
+
+    It raises AssertionError unless every seat's observation of row ``i`` and its state
+    vector are finite and inside the Boxes the AEC env declares, naming the field.
+    """
+    spec = get_spec(game)
+    env = get_module(game).env(num_players=num_players, **options)
+    fields = {k: name for name, sl in spec.obs.slices.items() for k in range(sl.start, sl.stop)}
+    boxes = [(f"player_{p}'s observation", env.observation_space(f"player_{p}")["observation"],
+              lambda states, i, out, p=p: K.encode_one(states, i, p, out), fields)
+             for p in range(num_players)]
+    boxes.append(("the state vector", env.state_space, K.state_one, {}))
+    bufs = [np.zeros(box.shape, np.float32) for _, box, _, _ in boxes]
+
+    def inside(states, i, when=""):
+        for (what, box, write, names), out in zip(boxes, bufs):
+            write(states, i, out)
+            bad = np.flatnonzero(~(np.isfinite(out) & (out >= box.low) & (out <= box.high)))
+            if bad.size:
+                k = int(bad[0])
+                raise AssertionError(f"{game}: {what} {when} holds {out[k]} at index {k} "
+                                     f"(field {names.get(k, '?')}), outside the declared "
+                                     f"[{box.low[k]}, {box.high[k]}]")
+    return inside
+
+
 def fuzz(game: str, num_players: int = 2, games: int = 2000, seed: int = 0,
          sample_rows: int = 4, **options) -> dict:
     """Play ``games`` random games on the batched core, checking invariants at every state.
@@ -257,12 +284,14 @@ def fuzz(game: str, num_players: int = 2, games: int = 2000, seed: int = 0,
     [-1, 1]; masks are int8 0/1; step rewards sum to zero and add up to the returns; the
     game ends within ``max_turns``. ``check_record`` (every card in exactly one zone, fields
     in range) holds for ``sample_rows`` running games every step, taken in turn so that
-    every game is visited throughout its play, and for every game at the end. Returns
-    counts for the report.
+    every game is visited throughout its play, and for every game at the end; for those
+    rows every seat's observation and the state vector lie inside the spaces the AEC env
+    declares (:func:`declared_bounds`). Returns counts for the report.
     """
     spec = get_spec(game)
     vec = get_module(game).vec(games, num_players=num_players, seed=seed, auto_reset=False,
                                **options)
+    inside = declared_bounds(game, num_players, **options)
     obs, mask, _ = vec.reset()
     rng = rng_rows(seed + 1, games)
     actions = np.empty(games, np.int64)
@@ -295,6 +324,7 @@ def fuzz(game: str, num_players: int = 2, games: int = 2000, seed: int = 0,
         rows = np.flatnonzero(live)
         for j in range(min(sample_rows, rows.size)):
             spec.check_record(vec.states[rows[(offset + j) % rows.size]])
+            inside(vec.states, int(rows[(offset + j) % rows.size]), f"after {steps} steps")
         offset += sample_rows
         done |= term | trunc
     for i in range(games):
@@ -529,13 +559,13 @@ def check_bad_input(game: str, num_players: int = 2) -> None:
     legal = env.legal_actions()
     illegal = [a for a in range(spec.num_actions) if a not in legal]
     before = env.save_state()
-    bad = [-1, spec.num_actions, 2**31, 1.0, "0", True, float("nan"), np.array([0, 1]),
-           np.float32(legal[0]), None]
-    if illegal:
-        bad.append(illegal[0])
-    for a in bad:
-        _raises(lambda a=a: env.step(a), ValueError, f"{game}: action {a!r}")
-        assert env.save_state() == before, f"{game}: bad action {a!r} changed the state"
+    not_actions = [1.0, 1.5, "0", True, float("nan"), np.array([0, 1]), np.float32(legal[0]),
+                   None]
+    bad = [-1, spec.num_actions, 2**31] + ([illegal[0]] if illegal else [])
+    for exc, values in ((TypeError, not_actions), (IllegalActionError, bad)):
+        for a in values:
+            _raises(lambda a=a: env.step(a), exc, f"{game}: action {a!r}")
+            assert env.save_state() == before, f"{game}: bad action {a!r} changed the state"
     for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64):
         probe = mod.env(num_players=num_players)
         probe.load_state(before)
@@ -544,6 +574,10 @@ def check_bad_input(game: str, num_players: int = 2) -> None:
     lose = mod.env(num_players=num_players, illegal="lose")
     lose.reset(seed=1)
     agent = lose.agent_selection
+    start = lose.save_state()
+    for a in not_actions:  # not an action at all: an error under every policy, no penalty
+        _raises(lambda a=a: lose.step(a), TypeError, f"{game}: illegal='lose' action {a!r}")
+        assert lose.save_state() == start and not lose.terminations[agent]
     lose.step(illegal[0] if illegal else -1)
     assert lose.terminations[agent] and lose._cumulative_rewards[agent] == -1.0
     # a finished game: non-None actions for dead agents raise, then stepping past the end
@@ -600,6 +634,30 @@ def base_records(game: str, num_players: int = 2, seed: int = 0, games: int = 24
         step += 1
     out.extend(vec.states[i].tobytes() for i in range(games))  # every game ended
     return out
+
+
+def check_end_flags(game: str, num_players: int = 2, **options) -> None:
+    """The header's end flag must agree with the game's own end state.
+
+    A running record (legal moves, no winner) marked terminated, and a terminated record
+    with the flag cleared, are both refused by the loader.
+    """
+    spec = get_spec(game)
+    env = get_module(game).env(num_players=num_players, **options)
+    recs = [np.frombuffer(b, spec.state_dtype).copy()
+            for b in base_records(game, num_players, seed=3, games=8, **options)]
+    running = [r for r in recs if not (r["terminated"] or r["truncated"])]
+    ended = [r for r in recs if r["terminated"]]
+    assert running and ended, f"{game}: random play gave no running or no terminated record"
+    for rec, flag in ((running[len(running) // 2], 1), (ended[-1], 0)):
+        rec["terminated"] = flag
+        try:
+            env.load_state(rec.tobytes())
+        except ValueError as err:
+            assert str(err).startswith(f"{game}: "), str(err)
+            continue
+        state = "a running" if flag else "an ended"
+        raise AssertionError(f"{game}: {state} record with terminated={flag} was accepted")
 
 
 _INT_PROBES = (-1, 0, 1, 2, 3, 4, 5, 7, 12, 47, 48, 59, 60, 64, 127, 128, 255, 256, 1000,
@@ -700,6 +758,7 @@ def _mutation_child(game, num_players, options, items, start, out_fd, steps, see
     mod = get_module(game)
     env = mod.env(num_players=num_players, **options)
     fields = env._fields
+    inside = declared_bounds(game, num_players, **options)
     w = os.fdopen(out_fd, "w", buffering=1)
     rng = np.random.default_rng(seed)
     for i in range(start, len(items)):
@@ -709,7 +768,7 @@ def _mutation_child(game, num_players, options, items, start, out_fd, steps, see
                 env.load_state(items[i])
             except (ValueError, TypeError) as err:
                 msg = str(err)
-                if "\n" in msg or not msg.startswith(f"{game}:"):
+                if "\n" in msg or not msg.startswith(f"{game}:") or f": {game}:" in msg:
                     raise AssertionError(f"unclear refusal {msg!r}") from None
                 w.write(f"R {i} refused {msg}\n")
                 continue
@@ -722,11 +781,7 @@ def _mutation_child(game, num_players, options, items, start, out_fd, steps, see
                 else:
                     env.step(int(rng.choice(env.legal_actions())))
                 load_records(spec, env.save_state(), 1, fields)  # sound after every step
-                for agent in env.possible_agents:
-                    o = env.observe(agent)["observation"]
-                    if not (np.isfinite(o).all() and (np.abs(o) <= 1).all()):
-                        raise AssertionError(f"{agent}'s observation outside [-1, 1] after "
-                                             f"{k + 1} steps")
+                inside(env.states, 0, f"after {k + 1} steps")
             w.write(f"R {i} accepted\n")
         except BaseException as err:  # noqa: BLE001  (reported to the parent, not raised)
             text = f"{type(err).__name__}: {err}".replace("\n", " | ")
@@ -806,7 +861,7 @@ def check_mutations(game: str, num_players: int = 2, records: int = 2000, seed: 
 
     ``records`` mutations (see :func:`mutate`) of sound records from random play are
     loaded, each in a forked child (many per child; a crash is pinned on its record).
-    Every one must be refused with a one-line ValueError/TypeError naming the game, or
+    Every one must be refused with a one-line ValueError/TypeError naming the game once, or
     accepted and then play ``steps`` random steps (a new deal when a game ends) with the
     loader's own checks passing after every step and every observation in [-1, 1].
     Returns the counts of refused and accepted records.
@@ -865,4 +920,5 @@ def check_game(game: str, num_players: int = 2, fuzz_games: int = 200,
     check_save_load(game, num_players)
     check_hidden_info(game, num_players, positions=4, resamples=5)
     check_bad_input(game, num_players)
+    check_end_flags(game, num_players)
     check_mutations(game, num_players, records=mutations)

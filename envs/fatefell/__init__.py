@@ -200,6 +200,8 @@ def _check_turn(rec: dict, n: int) -> None:
     p = int(rec["current_player"])
     t = int(rec["turn_player"])
     resolving = rec["fate_card"] >= 0
+    _need("terminated", (ph == Phase.OVER) == bool(rec["terminated"]),
+          "1 exactly in phase OVER (the game's end)", int(rec["terminated"]))
     _need("effect and coin", (e != 0) == resolving and (rec["coin"] >= 0) == resolving,
           "set exactly while a Fate card resolves", (e, int(rec["coin"]), int(rec["fate_card"])))
     if resolving:
@@ -229,7 +231,6 @@ def _check_turn(rec: dict, n: int) -> None:
         want = Effect.OTHERS_PEEK_HIDDEN if rec["after_peek"] else Effect.NONE
         _need("effect", e == want, f"{int(want)} with after_peek={int(rec['after_peek'])}", e)
     elif ph == Phase.OVER:
-        _need("terminated", rec["terminated"] == 1, "1 in phase OVER", int(rec["terminated"]))
         _need("fate_card", not resolving, "-1 in phase OVER", int(rec["fate_card"]))
     else:
         choosers = _FX_CHOOSER[ph]

@@ -1329,8 +1329,8 @@ def start_turn(rec, p):
         return
     draw_cards(rec, p, 1)
     e = START_ENERGY + int(rec["done_turns"][p])
-    if not rec["divine"] and rec["done_turns"][p] == 0 and p != rec["first"]:
-        e = START_ENERGY + 1  # R13: the base game's second player sees one turn completed
+    if not rec["divine"] and p != rec["first"]:
+        e += 1  # R13: the base game's second player counts the first player's opening turn
     rec["energy"][p] = min(MAX_ENERGY, e)
     for k in range(SLOTS):
         rec["attacks"][p, k] = 0

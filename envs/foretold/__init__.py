@@ -545,6 +545,9 @@ def _check_phase(rec, r: dict, n: int) -> None:
         occ, doors = np.zeros(CELLS, np.int8), np.zeros(CELLS, np.int64)
         c = int(r["sel_cell"])
         to = range(CELLS) if ph == Phase.MOVE_CELL else (int(r["move_to"]),)
+        _need(r["rearranged"] < REARRANGE_CAP, "rearranged", f"below the cap {REARRANGE_CAP} "
+              "while a rearranging move is in progress (the move counts when it ends)",
+              r["rearranged"])
         _need(any(rules.move_ok(rec, tp, c, d, x, occ, doors) for d in to for x in range(4)),
               "sel_cell/move_to", "a Tile with a legal rearranging move (R24)")
     if ph == Phase.FLIP_ROT:

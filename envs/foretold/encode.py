@@ -22,6 +22,7 @@ from .rules import (
     count,
     decree_sum,
     rotate,
+    shown_total,
     temple_sum,
 )
 from .state import (
@@ -79,7 +80,8 @@ OBS = ObsLayout((
     ObsField("raid", (2 * MAX_P + 4,), "one-hot Raider, one-hot Defender, moves/32, "
                                        "picked/10, trap discards left/3, Vandals left/3"),
     ObsField("fight", (3, NF), "dispatched, Defending, Defeated Faithful by type /10"),
-    ObsField("combat", (4 * MAX_DICE + 4,), "Raid and Defense dice /6, totals /40, "
+    ObsField("combat", (4 * MAX_DICE + 4,), "Raid and Defense dice /6, Combat Rolls /40 "
+                                            "(running while the fight is live, R52), "
                                             "Smiting Die/6, per die: assigned to a "
                                             "die-dependent Faithful (R50), dice still to "
                                             "assign /10"),
@@ -241,7 +243,7 @@ def encode(rec, viewer, omniscient, out):
     for s in range(2):
         for i in range(rec["dice_n"][s]):
             out[O_COMBAT + s * MAX_DICE + i] = rec["dice"][s, i] / 6.0
-        out[O_COMBAT + 2 * MAX_DICE + s] = _c(rec["totals"][s] / 40.0)
+        out[O_COMBAT + 2 * MAX_DICE + s] = _c(shown_total(rec, s) / 40.0)
     out[O_COMBAT + 2 * MAX_DICE + 2] = rec["smite_roll"] / 6.0
     for s in range(2):
         for i in range(rec["dice_n"][s]):

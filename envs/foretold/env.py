@@ -24,10 +24,12 @@ Faithful, Relics, Tiles and Fate cards, flip Tiles to their B-sides), an optiona
 opponent's Temple (the Marker walks from their Entrance through lined-up doorways; Tiles
 with Stations are Defended with dice and Combat Bonuses; conquering the Heart Smites for
 Party size + the Smiting Die), and Reinforce (split every Faithful face down into a Temple,
-one per Station, and a Raiding Party). Last player standing wins, or the player who starts
-a turn holding the four Fate Relics of one Fate. Milestone 1 of the game: Fate cards are
-bought and drawn but not yet played, Relics act through their passive and on-Smite
-abilities only, and the Fatesworn expansion is not in yet (RULES.md, Status).
+one per Station, and a Raiding Party). Fate cards are bought, drawn and played as
+Actions (R72-R79) and Relics are used (R63), each answered on the effect stack; in the
+Marketplace Step a player may rearrange its Temple (R24). Last player standing wins, or the
+player who starts a turn holding the four Fate Relics of one Fate (or, with
+`fatesworn=True`, the four Relics of the Fates). The Fatesworn expansion (R86-R89) is the
+option `fatesworn`.
 
 ## Observation
 
@@ -54,7 +56,7 @@ together; their Fate hands as a count; their unflipped deck Tiles without type.
 | 2143-2149 | deck_sizes | Faithful, Relic, Tile, 4 Fate Deck sizes (/capacity) | [0, 1] |
 | 2150-2161 | raid | one-hot Raider, one-hot Defender, moves/32, picked/10, trap discards left/3, Vandals left/3 | [0, 1] |
 | 2162-2269 | fight | dispatched, Defending, Defeated Faithful by type /10 | [0, 1] |
-| 2270-2313 | combat | Raid and Defense dice /6, totals /40, Smiting Die/6, per die: assigned to a die-dependent Faithful (R50), dice still to assign /10 | [0, 1] |
+| 2270-2313 | combat | Raid and Defense dice /6, Combat Rolls /40 (running while the fight is live, R52), Smiting Die/6, per die: assigned to a die-dependent Faithful (R50), dice still to assign /10 | [0, 1] |
 | 2314-2325 | fight_mods | this fight: Raider's and Defender's bonus /10, their maluses /10, win ties (2), extra dice to roll /3 (2), extra recalls /3, round after the Defense / Raid roll (2), dice still to pick /2 | [0, 1] |
 | 2326-2341 | sel_cell | one-hot cell being placed or flipped | [0, 1] |
 | 2342-2347 | misc | Devotees played/10, Fate draws left/3, search in progress, turn/max_turns, rearranging moves made/4, the cell a Tile moves to (cell+1)/16 | [0, 1] |
@@ -76,9 +78,9 @@ One decision per step. Actions name card types, never positions (copies are
 interchangeable): `play X for gold` plays a Faithful of type X from your Temple;
 `pick X` chooses a Faithful of type X (Defenders, dispatch, recall, Reinforce, a Pit Trap
 discard) or a Relic (a Vandal's target, a Tile's search); cells are `4 * row + col`, row 0
-north; `target seat +k` is the opponent k seats clockwise. Blocks not yet used by
-milestone 1 (`move_from`, `play_fate`, `use_relic`, `ability`, `pick_die`, `cancel`) are
-always masked out.
+north; `target seat +k` is the opponent k seats clockwise; `move_from`, `cell` and
+`rotation` rearrange the Temple (R24); `play_fate`, `use_relic` and `ability` are Actions
+answered on the stack, `pass` declines a window (R70). `cancel` is always masked out.
 
 .. action-table
 | ID | Meaning |
@@ -449,17 +451,21 @@ Temple as a grid (doorways as lines, Stations as dots, the Marker red) and the t
 
 ## Episode end
 
-Terminated when one player is left or a player starts a turn with four Fate Relics of one
-Fate. Truncated after `max_turns` player turns (default 150).
+Terminated when one player is left, or a player starts a turn with the four Fate Relics of
+one Fate (R85) or, with `fatesworn=True`, the four Relics of the Fates (R86). Truncated
+after `max_turns` player turns (default 150).
 
 ## Arguments
 
-`num_players=2`, `two_player_variant=False`, `reward="win"`, `max_turns=None`,
-`render_mode=None` ("ansi" or "human"), `illegal="raise"` ("lose").
+`num_players=2` (2-4), `two_player_variant=False` (each Treasury starts on its B-side, an
+Altar; R8), `fatesworn=False` (the Fatesworn expansion, R86-R89: its 13 Faithful, Arrows,
+the four Relics of the Fates and 10 more cards per Fate Deck), `reward="win"`
+(`"score"`), `max_turns=None`, `render_mode=None` ("ansi" or "human"), `illegal="raise"`
+("lose").
 
 ## Version history
 
-- v0: first release (milestone 1: the core loop; see RULES.md Status).
+- v0: first release (the whole base game and Fatesworn; see RULES.md Status).
 
 ## Example
 

@@ -2365,6 +2365,20 @@ def side_total(rec, s):
 
 
 @njit(cache=True)
+def shown_total(rec, s):
+    """Side ``s``'s Combat Roll as the observation shows it (R52).
+
+    While a fight is live (from the Defense roll's Action through its rounds, the
+    Raider's dispatch and the Raid roll: ``fin`` set or ``Phase.DISPATCH``) it is the
+    running total of the dice, the Faithful and the bonuses on the table; once the fight
+    is decided it is the total the fight compared (``totals``).
+    """
+    if rec["fin"] > 0 or rec["phase"] == Phase.DISPATCH:
+        return side_total(rec, s)
+    return int(rec["totals"][s])
+
+
+@njit(cache=True)
 def fight(rec):
     """R52-R55: the final Combat Rolls.
 

@@ -1073,8 +1073,7 @@ def apply_action(rec, action):
     elif d == Dec.KEEP:  # R11
         k = action - A_KEEP
         keep = rec["picks"][p, k]
-        other = rec["picks"][p, 1 - k]
-        rec["mdiscard"][other] = 1
+        discard_monument(rec, p, rec["picks"][p, 1 - k])  # R11, R49: Letting Go scores it
         rec["picks"][p, 0] = keep
         rec["picks"][p, 1] = -1
         proceed(rec)

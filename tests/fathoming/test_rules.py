@@ -325,26 +325,28 @@ def test_draw_phase_draws_one():
 
 
 def test_energy_four_plus_completed_turns_max_ten():
+    # player_1 went first (R13 adds nothing): R12 alone
     g = Game()
-    g.arrange(turn=0, warriors=(["Village Guard"], ["Wolf Pup"]), done=(3, 2))
+    g.arrange(turn=0, warriors=(["Village Guard"], ["Wolf Pup"]), done=(3, 2), first=1)
     g.act("end turn")
     assert g.r["energy"][1] == 4 + 2 and g.r["energy"][0] == 0
-    g.arrange(turn=0, warriors=(["Village Guard"], ["Wolf Pup"]), done=(9, 8))
+    g.arrange(turn=0, warriors=(["Village Guard"], ["Wolf Pup"]), done=(9, 8), first=1)
     g.act("end turn")
     assert g.r["energy"][1] == 10  # 4 + 8 = 12, at most 10
 
 
-def test_base_game_second_player_first_turn_has_five_energy():
+def test_base_game_second_player_energy_is_one_ahead():
+    # R13: the second player counts the first player's opening turn on every turn, so
+    # the first player runs 4, 5, 6, ... and the second 5, 6, 7, ... up to 10
     for seed in range(6):
         g = Game(seed=seed)
         f = int(g.r["first"])
-        assert g.r["energy"][f] == 4
-        g.act("end turn")
-        assert g.r["turn_player"] == 1 - f and g.r["energy"][1 - f] == 5
-        g.act("end turn")
-        assert g.r["energy"][f] == 5  # one completed turn
-        g.act("end turn")
-        assert g.r["energy"][1 - f] == 5  # R12 again: 4 + 1
+        seen = {f: [], 1 - f: []}
+        for _ in range(16):
+            seen[int(g.r["turn_player"])].append(int(g.r["energy"][g.r["turn_player"]]))
+            g.act("end turn")
+        assert seen[f] == [4, 5, 6, 7, 8, 9, 10, 10]
+        assert seen[1 - f] == [5, 6, 7, 8, 9, 10, 10, 10]
 
 
 def test_divine_both_players_four_energy_on_first_turn():

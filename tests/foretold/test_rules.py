@@ -41,6 +41,7 @@ from fatezoo.envs.foretold.state import (
     FATE_DECK,
     FLIP,
     K_ONSMITE,
+    MAX_DICE,
     NUM_ACTIONS,
     PASS,
     PICK_FAITHFUL,
@@ -536,6 +537,30 @@ def test_combat_roll_total_and_ties_to_defender():
         assert (rec["conquered"][1] == 1) == (a > b)
         ties += a == b
     assert ties > 0
+
+
+def observed_totals(states, seat):
+    """The observation's Combat Rolls (field ``combat``, after the dice), times 40."""
+    obs = np.zeros(SPEC.obs_size, np.float32)
+    K.encode_one(states, 0, seat, obs)
+    combat = SPEC.obs.view(obs, "combat")
+    return [round(float(x) * 40) for x in combat[2 * MAX_DICE: 2 * MAX_DICE + 2]]
+
+
+def test_running_combat_rolls_are_observed_during_the_fight():
+    # R52: the Defense roll is on the table while the Raider dispatches; both seats see the
+    # Defender's running total (die + the Guard's +1), the record's decided totals still 0
+    states = raid_ready(seed=3)
+    rec = states[0]
+    act(states, TARGET_SEAT, PICK_FAITHFUL + F["Guard"])
+    assert rec["phase"] == Phase.DISPATCH and rec["totals"].tolist() == [0, 0]
+    die = int(rec["dice"][1, 0])
+    assert observed_totals(states, 0) == observed_totals(states, 1) == [0, die + 1]
+    act(states, PICK_FAITHFUL + F["Guard"])  # dispatched: the Raid roll, then the decision
+    assert rec["fin"] == 0 and rec["phase"] != Phase.DISPATCH
+    decided = rec["totals"].tolist()
+    assert decided == [int(rec["dice"][0, 0]), die + 1]
+    assert observed_totals(states, 0) == decided
 
 
 def test_tile_bonus_only_while_defended():

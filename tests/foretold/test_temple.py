@@ -6,7 +6,10 @@ Pathway (5, N S), Heart (9, N).
 
 from __future__ import annotations
 
-from fatezoo.envs.foretold import temple_is_legal
+import pytest
+
+import fatezoo
+from fatezoo.envs.foretold import check_record, temple_is_legal
 from fatezoo.envs.foretold.state import CELL, MOVE_FROM, PLAY_GOLD, REARRANGE_CAP, Phase
 
 from .test_fate import quiet_market
@@ -56,3 +59,22 @@ def test_rearrange_cap_per_marketplace_step():
     legal = ready(states)
     assert rec["rearranged"] == REARRANGE_CAP and not moves(legal)
     assert PLAY_GOLD + F["Guard"] in legal and rec["phase"] == Phase.MARKET
+
+
+def test_a_move_in_progress_at_the_cap_is_refused():
+    # R24: a move counts when it ends, so a record in the middle of a move (Phase.MOVE_CELL)
+    # with `rearranged` already at the cap is impossible; loaded, the move would make it 5
+    # and the observation's `misc` would hold 1.25, outside the declared Box(-1, 1)
+    states = quiet_market()
+    rec = states[0]
+    act(states, MOVE_FROM + 9)
+    assert rec["phase"] == Phase.MOVE_CELL
+    rec["rearranged"] = REARRANGE_CAP - 1
+    check_record(rec)  # one move left: sound
+    rec["rearranged"] = REARRANGE_CAP
+    with pytest.raises(ValueError, match=r"rearranged must be below the cap 4 while a "
+                                         r"rearranging move is in progress \(.*\), got 4"):
+        check_record(rec)
+    env = fatezoo.make("foretold")
+    with pytest.raises(ValueError, match="^foretold: saved state 0 is corrupt: rearranged"):
+        env.load_state(states.tobytes())

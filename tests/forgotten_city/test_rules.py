@@ -316,6 +316,24 @@ def test_two_player_pick_two_keep_one():
     assert r["phase"] == Phase.ACTION
 
 
+def test_letting_go_scores_the_unkept_pick():
+    # R11, R49: a Letting Go holder's unkept 2-player pick is a discard for 3 VP; the other
+    # seat (no Letting Go) discards its unkept pick for nothing
+    g = Game(2, seed=2)
+    r = g.r
+    first, second = int(r["porder"][0]), int(r["porder"][1])
+    own(r, first, mir("Letting Go"))
+    vp = r["vp"][:2].tolist()
+    for k in (2, 3, 4, 5):
+        g.act(A_PICK + k)
+    unkept = int(r["picks"][first, 0])
+    g.act(A_KEEP + 1)
+    assert r["mdiscard"][unkept] == 1 and r["vp"][first] == vp[first] + 3
+    g.act(A_KEEP + 0)
+    assert r["vp"][second] == vp[second]
+    check_record(r)
+
+
 def test_construction_zone_holds_two():
     # 3 players: the last picker already holds two monuments -> discards one of three
     g = Game(3, seed=5)
