@@ -441,3 +441,27 @@ def test_play_save_into_missing_folder_is_refused_before_the_game(tmp_path, caps
     rc, out, err = cli_in_process(capsys, "play", GAME, "--save", target)
     assert_one_line_error(rc, err, f"--save '{target}'", "does not exist")
     assert out == ""  # no game was started
+
+
+def test_arena_help_prints_one_percent_sign():
+    out = run_cli("arena", "--help")
+    text = " ".join(out.stdout.split())
+    assert out.returncode == 0 and "matrix with 95% CIs" in text and "%%" not in text
+
+
+def test_install_hints_say_pypi_and_checkout(tmp_path, capsys, monkeypatch):
+    both = ("pip install 'fatezoo[{0}]' (from PyPI) or, in a checkout, "
+            "pip install -c constraints.txt \".[{0}]\"")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
+    rc, out, err = cli_in_process(capsys, "arena", GAME, "--games", 2, "--plot",
+                                  tmp_path / "a.png")
+    assert_one_line_error(rc, err, "--plot needs matplotlib: " + both.format("train"))
+    monkeypatch.setitem(sys.modules, "fatezoo.training.rllib_ppo", None)
+    rc, out, err = cli_in_process(capsys, "train", GAME, "--backend", "rllib")
+    assert_one_line_error(rc, err, "--backend rllib needs the ray extra: " + both.format("ray"))
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)
+    checkpoint = tmp_path / "p.zip"
+    checkpoint.write_bytes(b"x")
+    with pytest.raises(ImportError, match=r"\(from PyPI\) or, in a checkout, pip install -c "
+                                          r"constraints.txt \"\.\[train\]\""):
+        make_agent(f"ppo:{checkpoint}", GAME)

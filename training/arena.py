@@ -44,6 +44,7 @@ import numpy as np
 import fatezoo
 from fatezoo.agents import make_agent
 from fatezoo.agents.base import accepts_rng
+from fatezoo.envs.core.docs import install_hint
 from fatezoo.envs.core.registry import get_spec
 
 from .progress import Progress, ProgressReport, warm_kernels
@@ -468,7 +469,7 @@ def plot_result(result: dict, path: str) -> None:
     try:
         import matplotlib
     except ImportError as e:  # pragma: no cover - depends on the install
-        raise ImportError("--plot needs matplotlib: pip install 'fatezoo[train]'") from e
+        raise ImportError(f"--plot needs matplotlib: {install_hint('train')}") from e
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

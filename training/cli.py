@@ -27,6 +27,7 @@ import math
 import os
 import sys
 
+from fatezoo.envs.core.docs import install_hint
 from fatezoo.envs.core.registry import game_names, get_spec
 
 from .options import add_game_options, add_train_arguments, game_options, train_reward_help
@@ -82,7 +83,7 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
 
     p = sub.add_parser("arena", help="round robin between agents: win rates and ratings",
                        description="Round robin between agents on the batched core: win-rate "
-                                   "matrix with 95%% CIs and ratings fitted to all games.",
+                                   "matrix with 95% CIs and ratings fitted to all games.",
                        epilog=PPO_NOTE)
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--agents", default="random,heuristic",
@@ -241,7 +242,7 @@ def check_plot_path(path: str) -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise ValueError("--plot needs matplotlib: pip install 'fatezoo[train]'") from None
+        raise ValueError(f"--plot needs matplotlib: {install_hint('train')}") from None
 
 
 def cmd_bench(args) -> int:
@@ -310,7 +311,7 @@ def cmd_train(args) -> int:
     try:
         from .rllib_ppo import run_rllib_command
     except ImportError as e:
-        raise ImportError(f"--backend rllib needs the ray extra: pip install 'fatezoo[ray]' "
+        raise ImportError(f"--backend rllib needs the ray extra: {install_hint('ray')} "
                           f"({e})") from None
     return run_rllib_command(opts, runners, args.address)
 

@@ -42,6 +42,7 @@ import sys
 import time
 from pathlib import Path
 
+from fatezoo.envs.core.docs import install_hint
 from fatezoo.envs.core.registry import get_spec
 
 from .options import (
@@ -96,7 +97,7 @@ def logger_formats(verbose: bool) -> list[str]:
         formats = ["tensorboard"]
     except ImportError:
         print("fatezoo train: tensorboard is not installed, so the training curves go to "
-              "tb/progress.csv (pip install 'fatezoo[train]' for TensorBoard)", file=sys.stderr)
+              f"tb/progress.csv ({install_hint('train')} for TensorBoard)", file=sys.stderr)
         formats = ["csv"]
     return formats + (["stdout"] if verbose else [])
 

@@ -174,13 +174,16 @@ class TrainingMonitor:
         if t >= self.next_snapshot:
             self.snapshot(model)
             self.next_snapshot = t + self.opts.snapshot_every
+        timed_out = self.out_of_time()
+        last = timed_out or t >= self.opts.planned_timesteps()
         if self.next_eval is not None and t >= self.next_eval:
-            self.evaluate(model, self.opts.eval_games)
+            if not (last and self.opts.final_eval_games):  # the final eval takes this timestep
+                self.evaluate(model, self.opts.eval_games)
             self.next_eval = t + self.opts.eval_every
         if self.next_checkpoint is not None and t >= self.next_checkpoint:
             self.checkpoint(model, f"step_{t}")
             self.next_checkpoint = t + self.opts.checkpoint_every
-        if self.out_of_time():
+        if timed_out:
             self.stopped_by_time = True
             return False
         return True

@@ -14,6 +14,12 @@ from __future__ import annotations
 import re
 
 
+def install_hint(extra: str) -> str:
+    """How to install the ``extra``: from PyPI, and from a checkout as the README does."""
+    return (f"pip install 'fatezoo[{extra}]' (from PyPI) or, in a checkout, "
+            f"pip install -c constraints.txt \".[{extra}]\"")
+
+
 def meta_table(spec) -> str:
     """Markdown table of the env's import, spaces and agents."""
     rows = [
