@@ -339,7 +339,9 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     seat_games = np.zeros((k, num_players), np.int64)
     outcomes: Counter = Counter()
     start = time.perf_counter()
-    bar = ProgressReport(games, f"{game} arena", enabled=progress, unit="games")
+    # the games of a batch end together: no ETA before the first batch (compiling included)
+    bar = ProgressReport(games, f"{game} arena", enabled=progress, unit="games",
+                         eta_after=min(batch, games))
     seat_table = table[lineup_of]
     try:
         if runner is None:

@@ -73,13 +73,14 @@ class TrainOptions:
     game: str
     timesteps: int = _opt(1_000_000, "learner decisions to train for (summed over all envs)")
     time_limit: float | None = _opt(
-        None, "stop after this many wall seconds, whatever --timesteps says (the final "
-        "checkpoint and eval still happen; none: no limit)", metavar="SECONDS")
+        None, "wall seconds the whole run may take, whatever --timesteps says: the warm "
+        "start stops at a quarter of them, PPO early enough for the final checkpoint and "
+        "eval (its first rollout always runs; none: no limit)", metavar="SECONDS")
     cpu_time_limit: float | None = _opt(
         None, "stop after this many CPU seconds of the training process, all its threads, "
-        "warm start and periodic evals included (30 minutes on 2 cores: 3600; the final "
-        "checkpoint and eval still happen): a budget that other jobs on the machine cannot "
-        "shrink (none: no limit)", metavar="SECONDS")
+        "warm start and evals included, shared out as for --time-limit (30 minutes on 2 "
+        "cores: 3600): a budget that other jobs on the machine cannot shrink (none: no "
+        "limit)", metavar="SECONDS")
     num_envs: int = _opt(64, "games played at once", flag="--envs")
     num_players: int = _opt(2, "seats per game (the learner takes one, opponents the rest)",
                             flag="--players")

@@ -55,7 +55,7 @@ from .options import (
 from .train_envs import ObservationOnly, make_env, make_model, policy_kwargs
 from .train_eval import GreedyPolicyAgent, eval_opponents, evaluate
 from .train_imitation import imitation_warmup, warm_start_rollouts
-from .train_monitor import ProgressReport, TrainingMonitor, save_model, write_text
+from .train_monitor import WARM_SHARE, ProgressReport, TrainingMonitor, save_model, write_text
 
 
 class TrainingInterrupted(KeyboardInterrupt):
@@ -145,11 +145,13 @@ def train(opts: TrainOptions) -> dict:
             rollout = model.n_steps * env.num_envs
             bar = ProgressReport(warm_start_rollouts(steps, rollout) * rollout,
                                  f"{opts.game} imitate heuristic", enabled=opts.progress,
-                                 every=opts.log_every, unit="decisions")
+                                 every=opts.log_every, unit="decisions",
+                                 time_left=monitor.warm_start_left)
             try:
-                warmup = imitation_warmup(model, env, HeuristicAgent(opts.game,
-                                                                     seed=opts.seed + 2),
-                                          steps, opts.imitation_epochs, progress=bar)
+                warmup = imitation_warmup(
+                    model, env, HeuristicAgent(opts.game, seed=opts.seed + 2), steps,
+                    opts.imitation_epochs, progress=bar,
+                    out_of_time=lambda: monitor.out_of_time(WARM_SHARE))
             finally:
                 bar.close()
             for k in ("accuracy", "policy_loss", "value_loss", "seconds"):
