@@ -465,3 +465,23 @@ def test_install_hints_say_pypi_and_checkout(tmp_path, capsys, monkeypatch):
     with pytest.raises(ImportError, match=r"\(from PyPI\) or, in a checkout, pip install -c "
                                           r"constraints.txt \"\.\[train\]\""):
         make_agent(f"ppo:{checkpoint}", GAME)
+
+
+def test_every_game_option_has_its_meaning_in_help_list_and_docs():
+    from fatezoo.envs.core.docs import option_docs
+
+    listing = run_cli("list").stdout
+    rows = {r["game"]: r for r in json.loads(run_cli("list", "--json").stdout)}
+    for game in fatezoo.GAMES:
+        spec = fatezoo.envs.get_spec(game)
+        meanings = option_docs(spec)
+        assert set(meanings) == set(spec.option_defaults)
+        helptext = " ".join(run_cli("play", game, "--help").stdout.split())
+        page = " ".join(run_cli("docs", game).stdout.split())
+        assert rows[game]["option_docs"] == meanings
+        for name, meaning in meanings.items():
+            words = " ".join(meaning.replace("``", "").rstrip(".").split())
+            assert len(words) > 10, (game, name)
+            assert f"--{name.replace('_', '-')}" in helptext and words in helptext, (game, name)
+            assert f"`{name}`" in page and " ".join(meaning.split()) in page, (game, name)
+            assert f"{name}=" in listing and words[:30] in " ".join(listing.split())

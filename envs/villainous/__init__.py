@@ -129,11 +129,13 @@ NAMES = ("random",) + VILLAINS
 def configure(villains="random", fate_token=None, num_players=2) -> dict:
     """Validate villainous' options (R2, R56); ``num_players`` is passed by the core.
 
-    ``villains``: "random" (each seat draws one from the record RNG), one of "scar",
-    "yzma", "ratigan" for every seat, or a list/tuple of exactly ``num_players`` of these
-    names ("random" allowed per seat), seat 0 first; villains may repeat (each player has
-    their own copies). ``fate_token``: None (the token is used with 5-6 players, R55), True
-    (used at every player count) or False (never used).
+    Args:
+        villains: "random" (each seat draws one from the record RNG), one of "scar",
+            "yzma", "ratigan" for every seat, or a list of one name per seat ("random"
+            allowed per seat), seat 0 first; villains may repeat (each player has their
+            own copies).
+        fate_token: the Fate token (R55): None uses it with 5-6 players, True at every
+            player count, False never.
     """
     if isinstance(villains, str):
         if villains not in NAMES:
