@@ -485,3 +485,31 @@ def test_every_game_option_has_its_meaning_in_help_list_and_docs():
             assert f"--{name.replace('_', '-')}" in helptext and words in helptext, (game, name)
             assert f"`{name}`" in page and " ".join(meaning.split()) in page, (game, name)
             assert f"{name}=" in listing and words[:30] in " ".join(listing.split())
+
+
+def test_help_and_fatezoo_docs_show_each_games_page():
+    import pydoc
+
+    from fatezoo.envs.core.docs import card_glossary, option_docs
+
+    for game in fatezoo.GAMES:
+        spec = fatezoo.envs.get_spec(game)
+        shown = {
+            "help(env)": pydoc.render_doc(fatezoo.make(game), renderer=pydoc.plaintext),
+            "help(env())": pydoc.render_doc(fatezoo.envs.get_module(game).env,
+                                            renderer=pydoc.plaintext),
+            "_v0 module": getattr(fatezoo.envs, f"{game}_v0").__doc__,
+            "fatezoo docs": run_cli("docs", game).stdout,
+        }
+        cards = card_glossary(spec)
+        assert len(cards) >= 10, game
+        for where, text in shown.items():
+            flat = " ".join(text.split())
+            for field, meaning in spec.obs_docs.items():
+                assert f"| {field} | {' '.join(meaning.split())} |" in flat, (game, where, field)
+            assert f"| {spec.num_actions - 1} | {spec.action_names[-1]} |" in flat
+            assert "## Episode end" in text and "## Options" in text and ".. end" not in text
+            for name, meaning in option_docs(spec).items():
+                assert f"`{name}`" in flat and " ".join(meaning.split()) in flat
+            for name, card_text in list(cards.items())[::7]:
+                assert f"**{name}**: {' '.join(card_text.split())}" in flat, (game, where, name)

@@ -17,9 +17,12 @@ the doc page. :func:`game_page` is the page ``help()`` and ``fatezoo docs GAME``
 
 from __future__ import annotations
 
+import csv
+import functools
 import importlib
 import inspect
 import re
+from pathlib import Path
 
 
 def install_hint(extra: str) -> str:
@@ -152,9 +155,50 @@ def find_card(spec, name: str) -> list:
 def game_page(spec) -> str:
     """The game's doc page: ``env.py``'s docstring, its options and its card glossary."""
     module = importlib.import_module(f"fatezoo.envs.{spec.name}.env")
-    parts = [inspect.cleandoc(module.__doc__ or spec.name), "## Options\n\n"
+    text = inspect.cleandoc(module.__doc__ or spec.name)
+    text = re.sub(r"^\.\. (meta-table|obs-table|action-table|end)\n", "", text, flags=re.M)
+    parts = [text, "## Options\n\n"
              + options_table(spec)]
     cards = card_glossary(spec)
     if cards:
         parts.append("## Cards\n\n" + "\n".join(f"- **{n}**: {t}" for n, t in cards.items()))
     return "\n\n".join(parts) + "\n"
+
+
+@functools.lru_cache(maxsize=None)
+def _rows(path: str) -> tuple:
+    with open(path, newline="") as f:
+        return tuple(csv.DictReader(f))
+
+
+def csv_cards(folder, files: dict) -> dict:
+    """Card name -> text from a game's ``data/`` CSVs, for its ``render.cards()``.
+
+    Args:
+        folder: the game's data folder.
+        files: CSV file stem -> ``describe(row) -> str`` (the row's cost and text); a
+            name already seen (a card in two sets) keeps its first text.
+    """
+    out = {}
+    for stem, describe in files.items():
+        for row in _rows(str(Path(folder) / f"{stem}.csv")):
+            out.setdefault(row["name"], describe(row))
+    return out
+
+
+def attach_page(spec, alias=None) -> str:
+    """Make :func:`game_page` what ``help()`` shows for the game; returns the page.
+
+    It becomes the docstring of the game's AEC class (``help(fatezoo.make(GAME))``), of its
+    ``env()`` (``fatezoo.envs.GAME.env`` is that function, which hides the ``env.py``
+    module) and of the generated ``fatezoo.envs.GAME_v0`` module ``alias``.
+    """
+    page = game_page(spec)
+    package = importlib.import_module(f"fatezoo.envs.{spec.name}")
+    for name in ("raw_env", "env"):
+        obj = getattr(package, name, None)
+        if obj is not None:
+            obj.__doc__ = page
+    if alias is not None:
+        alias.__doc__ = page
+    return page

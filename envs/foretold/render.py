@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from html import escape
+from pathlib import Path
+
+from fatezoo.envs.core.docs import csv_cards
 
 from .cards import (
     C_FATE,
@@ -237,3 +240,17 @@ def render_svg(rec, seat=None) -> str:
 
 
 __all__ = ["render_ansi", "render_svg", "HOW_TO_WIN", "LEGEND", "NR"]
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def cards() -> dict:
+    """Card name -> its cost and text (the ``card NAME`` prompt and the doc page)."""
+    return csv_cards(DATA, {
+        "faithful": lambda r: f"Faithful ({r['fate']}), cost {r['cost']}: {r['text']}",
+        "relics": lambda r: f"Relic ({r['kind']}), cost {r['cost']}: {r['text']}",
+        "fate_cards": lambda r: f"Fate card ({r['fate']}), Relic cost {r['relic_cost']}: "
+                                f"{r['text']}",
+        "tiles": lambda r: f"Temple tile ({r['kind']}), flip cost {r['flip_cost']}: "
+                           f"{r['text']}"})

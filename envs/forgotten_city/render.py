@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import math
 from html import escape
+from pathlib import Path
+
+from fatezoo.envs.core.docs import csv_cards
 
 from .state import (
     ACTION_NAMES,
@@ -168,3 +171,19 @@ def render_svg(rec, seat=None) -> str:
                      f'text-anchor="start">{escape(line[:110])}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def cards() -> dict:
+    """Monument, Miracle and Nightmare name -> cost and text (``card NAME``, doc page)."""
+    def cost(r):
+        parts = [f"{r[f'cost_{c}']} {c}" for c in ("purple", "red", "blue", "yellow")
+                 if r[f"cost_{c}"] not in ("", "0")]
+        return ", ".join(parts) or "free"
+    return csv_cards(DATA, {
+        "monuments": lambda r: f"Monument ({r['color']}), cost {cost(r)}: {r['text']}",
+        "miracles": lambda r: f"Miracle ({r['kind']}): {r['text']}",
+        "nightmares": lambda r: f"Nightmare ({r['color']}), hit points {r['hp2']} / "
+                                f"{r['hp3']} / {r['hp4']} (2 / 3 / 4 players): {r['text']}"})

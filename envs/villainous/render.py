@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from html import escape
+from pathlib import Path
 
+from fatezoo.envs.core.docs import csv_cards
 from fatezoo.envs.core.knowledge import KNOWN
 
 from .state import (
@@ -175,3 +177,20 @@ def golden_summary(rec) -> str:
     n = int(rec["num_players"])
     power = " ".join(str(int(rec["power"][s])) for s in range(n))
     return f"winner {int(rec['winner'])}; power {power}"
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def cards() -> dict:
+    """Card name -> its villain, cost and text (the ``card NAME`` prompt and the doc page)."""
+    def card(r):
+        kind = r["kind"].capitalize()
+        strength = f", Strength {r['strength']}" if r["strength"] not in ("", "0") else ""
+        return f"{r['villain'].capitalize()} {kind}, cost {r['cost']}{strength}: {r['text']}"
+    def fate(r):
+        strength = f", Strength {r['strength']}" if r["strength"] not in ("", "0") else ""
+        return (f"Fate card against {r['villain'].capitalize()} ({r['kind'].capitalize()}"
+                f"{strength}): {r['text']}")
+    return csv_cards(DATA, {"villains": lambda r: f"Villain: {r['text']}",
+                            "villain_cards": card, "fate_cards": fate})
