@@ -513,3 +513,103 @@ def test_help_and_fatezoo_docs_show_each_games_page():
                 assert f"`{name}`" in flat and " ".join(meaning.split()) in flat
             for name, card_text in list(cards.items())[::7]:
                 assert f"**{name}**: {' '.join(card_text.split())}" in flat, (game, where, name)
+
+
+@pytest.mark.parametrize("game", fatezoo.GAMES)
+def test_card_command_at_the_prompt_prints_cost_and_text(game):
+    from fatezoo.envs.core.docs import card_glossary
+
+    cards = card_glossary(fatezoo.envs.get_spec(game))
+    name, text = list(cards.items())[len(cards) // 2]
+    out = io.StringIO()
+    assert play(game, seed=3, opponent="random",
+                stdin=io.StringIO(f"card {name.lower()}\ncard zzqx\nq\n"),
+                stdout=out) == 0
+    shown = out.getvalue()
+    assert f"{name}: {text}" in shown and "no card named 'zzqx'" in shown
+    assert "error" not in shown
+
+
+def _positions(game, steps=60, seed=0):
+    """(record, legal action names) along a random game."""
+    env = fatezoo.make(game)
+    env.reset(seed=seed)
+    spec = env.unwrapped.SPEC
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            return
+        legal = np.flatnonzero(obs["action_mask"])
+        yield env.unwrapped.record, [spec.action_names[a] for a in legal]
+        env.step(int(rng.choice(legal)))
+
+
+def _svg_texts(svg):
+    import re
+
+    return [" ".join(t.split()) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+
+
+def test_forgotten_city_shows_every_hex_id_its_actions_name_and_explains_its_lines():
+    import re
+
+    spec = fatezoo.envs.get_spec("forgotten_city")
+    for step, (rec, names) in enumerate(_positions("forgotten_city", 80)):
+        text = spec.render_ansi(rec, 0)
+        svg_texts = _svg_texts(spec.render_svg(rec, 0))
+        for name in names:
+            for hx in re.findall(r"hex (\d+)", name):
+                assert re.search(rf"(^|\s){hx}[PRBYSOC]", text, re.M), (step, name)
+                assert hx in svg_texts, (step, name)
+            for k in re.findall(r"(?:white|grey|track space|nightmare) (\d+)", name):
+                assert f" {k}:" in text, (step, name)
+    for words in ("VP victory points", "c coins", "i inspiration", "d defense",
+                  "lv production levels", "L the hex of your leader", "h[..] hexes",
+                  "r exhausted", "m free player markers", "zone[slot 0, slot 1]", "mir[..]"):
+        assert words in " ".join(spec.legend.split()), words
+
+
+def test_villainous_numbers_locations_slots_and_cards_and_spells_out_symbols():
+    import re
+
+    spec = fatezoo.envs.get_spec("villainous")
+    choosing = set()
+    for step, (rec, names) in enumerate(_positions("villainous", 120, seed=2)):
+        seat = int(rec["current_player"])
+        text = spec.render_ansi(rec, seat)
+        svg_texts = _svg_texts(spec.render_svg(rec, seat))
+        choosing |= {ln for ln in text.splitlines() if ln.startswith("choosing:")}
+        for name in names:
+            m = re.fullmatch(r"location (\d)", name)
+            if m:
+                assert re.search(rf"^ {m[1]}[* ]", text, re.M), (step, name)
+                assert any(t.startswith(f"{m[1]} ") for t in svg_texts), (step, name)
+            m = re.fullmatch(r"slot (\d) .*", name)
+            if m:
+                assert any(f"{m[1]}:" in t for t in svg_texts), (step, name)
+            m = re.fullmatch(r"(?:villain|Fate) card (\d+)", name)
+            if m and "choosing:" not in text:  # a card in view: hand, location, revealed
+                assert re.search(rf"(^|[\s,+(]){m[1]}:\w", text, re.M), (step, name, text)
+    legend = " ".join(spec.legend.split())
+    for words in ("P1 P2 P3 gain 1, 2 or 3 Power", "MvH move a Hero", "Vnq vanquish a Hero",
+                  "MvA move an Item or Ally", "Act activate", "Disc discard",
+                  "Fate target seat +k"):
+        assert words in legend, words
+    assert choosing and not any(re.search(r"[A-Z]+_[A-Z]+", ln) for ln in choosing), choosing
+
+
+def test_foretold_names_its_rows_and_decks_in_words():
+    spec = fatezoo.envs.get_spec("foretold")
+    for rec, names in _positions("foretold", 40):
+        text = spec.render_ansi(rec, 0)
+        assert "rows F" not in text and "Cdisc" not in text
+        assert "Faithful Row spots 0:" in text and "Relic Row spots 0:" in text
+        assert "decks: Faithful " in text and "Fate discard " in text
+        for name in names:
+            if "Row spot" in name:
+                row, k = name.split(" Row spot ")
+                assert f"{row} Row spots" in text and f" {k}:" in text
+        svg_texts = _svg_texts(spec.render_svg(rec, 0))
+        assert all(str(c) in svg_texts for c in range(16))  # cell numbers in the picture
+    assert "Faithful Row and the Relic Row list each spot" in " ".join(spec.legend.split())

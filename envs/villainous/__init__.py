@@ -12,7 +12,7 @@ from . import rules, shaping
 from .encode import OBS, STATE_SIZE, encode, encode_state
 from .heuristic import act_one, heuristic_actions
 from .presets import TRAIN_PRESET
-from .render import golden_summary, render_ansi, render_svg
+from .render import LEGEND, golden_summary, render_ansi, render_svg
 from .state import (
     ACTION_NAMES,
     C_A,
@@ -136,6 +136,7 @@ def configure(villains="random", fate_token=None, num_players=2) -> dict:
             own copies).
         fate_token: the Fate token (R55): None uses it with 5-6 players, True at every
             player count, False never.
+        num_players: the seats (a common option, passed by the core).
     """
     if isinstance(villains, str):
         if villains not in NAMES:
@@ -573,8 +574,7 @@ SPEC = GameSpec(
                "Strength of defeated Heroes in his Succession pile (Mufasa first), Yzma "
                "Kuzco defeated by a Vanquish with Kronk, Ratigan The Robot Queen at "
                "Buckingham Palace (or, once it is discarded, Basil defeated).",
-    legend="Each Realm lists its four locations: symbols top|bottom, Heroes above "
-           "(Strength), villain cards below; * marks a mover.",
+    legend=LEGEND,
 )
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)
