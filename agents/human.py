@@ -3,6 +3,7 @@
 The person sees the game from their own seat only (others' hidden cards are redacted by
 the game's ``render_ansi(record, seat)``), picks an action id from the listed legal
 actions, can type ``help`` (or ``?``) for the commands and the game's display legend,
+``card NAME`` for a card's cost and text (the game's card glossary, as on its doc page),
 and ``q`` (or end the input) to quit, which raises :class:`Quit`. Bad input gets a
 message and a new prompt; nothing is guessed.
 
@@ -17,6 +18,7 @@ import sys
 
 import numpy as np
 
+from fatezoo.envs.core.docs import card_glossary, find_card
 from fatezoo.envs.core.registry import get_spec
 
 from .base import Agent
@@ -53,6 +55,7 @@ def help_text(spec) -> str:
     lines = ["commands:",
              "  <id>     play the legal action with that id (listed before each prompt)",
              "  help, ?  this help",
+             "  card NAME  a card's cost and text (part of its name will do: card sw cha)",
              "  q        quit (so does the end of the input)"]
     legend = game_text(spec, "legend")
     if legend:
@@ -61,6 +64,21 @@ def help_text(spec) -> str:
     if win:
         lines += ["", f"how to win: {win}"]
     return "\n".join(lines)
+
+
+def card_text(spec, query: str) -> str:
+    """What ``card NAME`` shows: each matching card's name, cost and text, or why none."""
+    if not card_glossary(spec):
+        return f"{spec.name} has no card glossary"
+    if not query.strip():
+        return "type card NAME (part of a name will do)"
+    found = find_card(spec, query)
+    if not found:
+        return f"no card named {query.strip()!r}; fatezoo docs {spec.name} lists them all"
+    if len(found) > 8:
+        names = ", ".join(n for n, _ in found[:8])
+        return f"{len(found)} cards match {query.strip()!r} ({names}, ...): type more of the name"
+    return "\n".join(f"{n}: {t}" for n, t in found)
 
 
 def legal_listing(spec, mask) -> str:
@@ -141,6 +159,10 @@ class HumanAgent(Agent):
                 self.say(help_text(self.spec))
                 self.say("legal actions:")
                 self.say(legal_listing(self.spec, mask))
+                continue
+            word, _, rest = line.strip().partition(" ")
+            if word.lower() == "card":
+                self.say(card_text(self.spec, rest))
                 continue
             a, err = parse_choice(line, mask)
             if err is None:

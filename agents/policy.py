@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from fatezoo.envs.core.docs import install_hint
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import random_legal
 from fatezoo.envs.core.registry import get_spec
@@ -113,7 +114,7 @@ class PolicyAgent(Agent):
         try:
             from sb3_contrib import MaskablePPO
         except ImportError as e:  # pragma: no cover - depends on the install
-            raise ImportError("ppo agents need the train extra: pip install 'fatezoo[train]'") \
+            raise ImportError(f"ppo agents need the train extra: {install_hint('train')}") \
                 from e
         import torch
 

@@ -441,3 +441,175 @@ def test_play_save_into_missing_folder_is_refused_before_the_game(tmp_path, caps
     rc, out, err = cli_in_process(capsys, "play", GAME, "--save", target)
     assert_one_line_error(rc, err, f"--save '{target}'", "does not exist")
     assert out == ""  # no game was started
+
+
+def test_arena_help_prints_one_percent_sign():
+    out = run_cli("arena", "--help")
+    text = " ".join(out.stdout.split())
+    assert out.returncode == 0 and "matrix with 95% CIs" in text and "%%" not in text
+
+
+def test_install_hints_say_pypi_and_checkout(tmp_path, capsys, monkeypatch):
+    both = ("pip install 'fatezoo[{0}]' (from PyPI) or, in a checkout, "
+            "pip install -c constraints.txt \".[{0}]\"")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
+    rc, out, err = cli_in_process(capsys, "arena", GAME, "--games", 2, "--plot",
+                                  tmp_path / "a.png")
+    assert_one_line_error(rc, err, "--plot needs matplotlib: " + both.format("train"))
+    monkeypatch.setitem(sys.modules, "fatezoo.training.rllib_ppo", None)
+    rc, out, err = cli_in_process(capsys, "train", GAME, "--backend", "rllib")
+    assert_one_line_error(rc, err, "--backend rllib needs the ray extra: " + both.format("ray"))
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)
+    checkpoint = tmp_path / "p.zip"
+    checkpoint.write_bytes(b"x")
+    with pytest.raises(ImportError, match=r"\(from PyPI\) or, in a checkout, pip install -c "
+                                          r"constraints.txt \"\.\[train\]\""):
+        make_agent(f"ppo:{checkpoint}", GAME)
+
+
+def test_every_game_option_has_its_meaning_in_help_list_and_docs():
+    from fatezoo.envs.core.docs import option_docs
+
+    listing = run_cli("list").stdout
+    rows = {r["game"]: r for r in json.loads(run_cli("list", "--json").stdout)}
+    for game in fatezoo.GAMES:
+        spec = fatezoo.envs.get_spec(game)
+        meanings = option_docs(spec)
+        assert set(meanings) == set(spec.option_defaults)
+        helptext = " ".join(run_cli("play", game, "--help").stdout.split())
+        page = " ".join(run_cli("docs", game).stdout.split())
+        assert rows[game]["option_docs"] == meanings
+        for name, meaning in meanings.items():
+            words = " ".join(meaning.replace("``", "").rstrip(".").split())
+            assert len(words) > 10, (game, name)
+            assert f"--{name.replace('_', '-')}" in helptext and words in helptext, (game, name)
+            assert f"`{name}`" in page and " ".join(meaning.split()) in page, (game, name)
+            assert f"{name}=" in listing and words[:30] in " ".join(listing.split())
+
+
+def test_help_and_fatezoo_docs_show_each_games_page():
+    import pydoc
+
+    from fatezoo.envs.core.docs import card_glossary, option_docs
+
+    for game in fatezoo.GAMES:
+        spec = fatezoo.envs.get_spec(game)
+        shown = {
+            "help(env)": pydoc.render_doc(fatezoo.make(game), renderer=pydoc.plaintext),
+            "help(env())": pydoc.render_doc(fatezoo.envs.get_module(game).env,
+                                            renderer=pydoc.plaintext),
+            "_v0 module": getattr(fatezoo.envs, f"{game}_v0").__doc__,
+            "fatezoo docs": run_cli("docs", game).stdout,
+        }
+        cards = card_glossary(spec)
+        assert len(cards) >= 10, game
+        for where, text in shown.items():
+            flat = " ".join(text.split())
+            for field, meaning in spec.obs_docs.items():
+                assert f"| {field} | {' '.join(meaning.split())} |" in flat, (game, where, field)
+            assert f"| {spec.num_actions - 1} | {spec.action_names[-1]} |" in flat
+            assert "## Episode end" in text and "## Options" in text and ".. end" not in text
+            for name, meaning in option_docs(spec).items():
+                assert f"`{name}`" in flat and " ".join(meaning.split()) in flat
+            for name, card_text in list(cards.items())[::7]:
+                assert f"**{name}**: {' '.join(card_text.split())}" in flat, (game, where, name)
+
+
+@pytest.mark.parametrize("game", fatezoo.GAMES)
+def test_card_command_at_the_prompt_prints_cost_and_text(game):
+    from fatezoo.envs.core.docs import card_glossary
+
+    cards = card_glossary(fatezoo.envs.get_spec(game))
+    name, text = list(cards.items())[len(cards) // 2]
+    out = io.StringIO()
+    assert play(game, seed=3, opponent="random",
+                stdin=io.StringIO(f"card {name.lower()}\ncard zzqx\nq\n"),
+                stdout=out) == 0
+    shown = out.getvalue()
+    assert f"{name}: {text}" in shown and "no card named 'zzqx'" in shown
+    assert "error" not in shown
+
+
+def _positions(game, steps=60, seed=0):
+    """(record, legal action names) along a random game."""
+    env = fatezoo.make(game)
+    env.reset(seed=seed)
+    spec = env.unwrapped.SPEC
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            return
+        legal = np.flatnonzero(obs["action_mask"])
+        yield env.unwrapped.record, [spec.action_names[a] for a in legal]
+        env.step(int(rng.choice(legal)))
+
+
+def _svg_texts(svg):
+    import re
+
+    return [" ".join(t.split()) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+
+
+def test_forgotten_city_shows_every_hex_id_its_actions_name_and_explains_its_lines():
+    import re
+
+    spec = fatezoo.envs.get_spec("forgotten_city")
+    for step, (rec, names) in enumerate(_positions("forgotten_city", 80)):
+        text = spec.render_ansi(rec, 0)
+        svg_texts = _svg_texts(spec.render_svg(rec, 0))
+        for name in names:
+            for hx in re.findall(r"hex (\d+)", name):
+                assert re.search(rf"(^|\s){hx}[PRBYSOC]", text, re.M), (step, name)
+                assert hx in svg_texts, (step, name)
+            for k in re.findall(r"(?:white|grey|track space|nightmare) (\d+)", name):
+                assert f" {k}:" in text, (step, name)
+    for words in ("VP victory points", "c coins", "i inspiration", "d defense",
+                  "lv production levels", "L the hex of your leader", "h[..] hexes",
+                  "r exhausted", "m free player markers", "zone[slot 0, slot 1]", "mir[..]"):
+        assert words in " ".join(spec.legend.split()), words
+
+
+def test_villainous_numbers_locations_slots_and_cards_and_spells_out_symbols():
+    import re
+
+    spec = fatezoo.envs.get_spec("villainous")
+    choosing = set()
+    for step, (rec, names) in enumerate(_positions("villainous", 120, seed=2)):
+        seat = int(rec["current_player"])
+        text = spec.render_ansi(rec, seat)
+        svg_texts = _svg_texts(spec.render_svg(rec, seat))
+        choosing |= {ln for ln in text.splitlines() if ln.startswith("choosing:")}
+        for name in names:
+            m = re.fullmatch(r"location (\d)", name)
+            if m:
+                assert re.search(rf"^ {m[1]}[* ]", text, re.M), (step, name)
+                assert any(t.startswith(f"{m[1]} ") for t in svg_texts), (step, name)
+            m = re.fullmatch(r"slot (\d) .*", name)
+            if m:
+                assert any(f"{m[1]}:" in t for t in svg_texts), (step, name)
+            m = re.fullmatch(r"(?:villain|Fate) card (\d+)", name)
+            if m and "choosing:" not in text:  # a card in view: hand, location, revealed
+                assert re.search(rf"(^|[\s,+(]){m[1]}:\w", text, re.M), (step, name, text)
+    legend = " ".join(spec.legend.split())
+    for words in ("P1 P2 P3 gain 1, 2 or 3 Power", "MvH move a Hero", "Vnq vanquish a Hero",
+                  "MvA move an Item or Ally", "Act activate", "Disc discard",
+                  "Fate target seat +k"):
+        assert words in legend, words
+    assert choosing and not any(re.search(r"[A-Z]+_[A-Z]+", ln) for ln in choosing), choosing
+
+
+def test_foretold_names_its_rows_and_decks_in_words():
+    spec = fatezoo.envs.get_spec("foretold")
+    for rec, names in _positions("foretold", 40):
+        text = spec.render_ansi(rec, 0)
+        assert "rows F" not in text and "Cdisc" not in text
+        assert "Faithful Row spots 0:" in text and "Relic Row spots 0:" in text
+        assert "decks: Faithful " in text and "Fate discard " in text
+        for name in names:
+            if "Row spot" in name:
+                row, k = name.split(" Row spot ")
+                assert f"{row} Row spots" in text and f" {k}:" in text
+        svg_texts = _svg_texts(spec.render_svg(rec, 0))
+        assert all(str(c) in svg_texts for c in range(16))  # cell numbers in the picture
+    assert "Faithful Row and the Relic Row list each spot" in " ".join(spec.legend.split())

@@ -326,7 +326,7 @@ def test_train_smoke(game, tmp_path, capsys):
     # 1100 timesteps run as 3 whole rollouts of 8 * 64: the progress counts to 1536
     opts = TrainOptions(game, timesteps=1100, num_envs=8, n_steps=64, batch_size=128,
                         n_epochs=1, net_arch=(16,), imitation_steps=512, snapshot_every=256,
-                        eval_every=512, eval_games=4, final_eval_games=4, checkpoint_every=512,
+                        eval_every=512, eval_games=4, final_eval_games=6, checkpoint_every=512,
                         out_dir=str(tmp_path), max_turns=60, progress=True, log_every=1e9)
     result = train(opts)
     run = tmp_path / result["run_dir"].split("/")[-1]
@@ -336,7 +336,9 @@ def test_train_smoke(game, tmp_path, capsys):
     assert not [p for p in (run / "checkpoints").iterdir() if p.suffix != ".zip"]
     assert any((run / "tb").iterdir())
     rows = list(csv.DictReader(open(run / "evals.csv")))
-    assert [int(r["timesteps"]) for r in rows] == [0, 512, 1024, 1536, 1536]
+    # the final eval takes the last timestep: no periodic eval beside it (the curve's jump)
+    assert [int(r["timesteps"]) for r in rows] == [0, 512, 1024, 1536]
+    assert [int(r["games"]) for r in rows] == [4, 4, 4, 6]
     assert 0 <= float(rows[-1]["win_vs_random"]) <= 1
     assert set(result["final_eval"]) == ({"random", "heuristic"} if spec.heuristic
                                          else {"random"})
@@ -625,3 +627,59 @@ def test_selfplay_serial_and_parallel_kernels_agree(monkeypatch):
 
     serial, parallel = run(10**9), run(1)
     assert all(np.array_equal(a, b) for a, b in zip(serial, parallel))
+
+
+def test_progress_eta_starts_after_the_warm_up_and_respects_the_limit():
+    import io
+
+    from fatezoo.training.progress import ProgressReport
+
+    def last_line(report):
+        report.line()
+        return report.stream.getvalue().splitlines()[-1]
+
+    report = ProgressReport(100, "x", stream=io.StringIO(), eta_after=10)
+    report.update(5)  # a batch's first games end with the rest: no ETA from them
+    assert "eta" not in last_line(report)
+    report.start -= 1000  # 1000 s of compiling and warm start before PPO
+    report.restart()
+    report.update(50)
+    assert float(last_line(report).rsplit("eta ", 1)[1].rstrip("s")) < 30
+    capped = ProgressReport(100, "x", stream=io.StringIO(), time_left=lambda: 3.0)
+    capped.start -= 1000
+    capped.update(1)  # 99,000 s at this rate, but the time limit ends the run in 3 s
+    assert last_line(capped).endswith("eta 3s")
+
+
+def test_arena_eta_waits_for_the_first_batch(monkeypatch):
+    from fatezoo.training import arena
+
+    made = []
+    real = arena.ProgressReport
+    monkeypatch.setattr(arena, "ProgressReport",
+                        lambda *a, **k: made.append(k) or real(*a, **k))
+    arena.run_arena(GAME, ["random", "random"], games=6, batch=4, progress=False)
+    assert made[0]["eta_after"] == 4
+
+
+def test_time_limit_bounds_the_whole_run_warm_start_included(tmp_path):
+    import time
+
+    from fatezoo.training.train import TrainOptions, train
+
+    # Fatefell's preset warm start imitates 1M decisions (minutes): the limit cuts it to a
+    # quarter of the budget, and PPO stops early enough for the final evaluation
+    limit = 24.0
+    opts = TrainOptions(GAME, time_limit=limit, num_envs=64, n_steps=32, batch_size=1024,
+                        n_epochs=1, eval_games=40, final_eval_games=80, out_dir=str(tmp_path),
+                        progress=False)
+    assert opts.warm_start_steps() == 1_000_000
+    start = time.perf_counter()
+    result = train(opts)
+    elapsed = time.perf_counter() - start
+    assert elapsed < limit + 8, elapsed
+    assert result["stopped_by_time"] and result["imitation"]["stopped_by_time"]
+    assert 0 < result["imitation"]["steps"] < 1_000_000
+    assert result["imitation"]["seconds"] < 0.25 * limit + 6
+    assert result["timesteps"] >= 64 * 32  # a short run still trains: one whole rollout
+    assert result["final_eval"] is not None

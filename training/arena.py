@@ -44,6 +44,7 @@ import numpy as np
 import fatezoo
 from fatezoo.agents import make_agent
 from fatezoo.agents.base import accepts_rng
+from fatezoo.envs.core.docs import install_hint
 from fatezoo.envs.core.registry import get_spec
 
 from .progress import Progress, ProgressReport, warm_kernels
@@ -338,7 +339,9 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     seat_games = np.zeros((k, num_players), np.int64)
     outcomes: Counter = Counter()
     start = time.perf_counter()
-    bar = ProgressReport(games, f"{game} arena", enabled=progress, unit="games")
+    # the games of a batch end together: no ETA before the first batch (compiling included)
+    bar = ProgressReport(games, f"{game} arena", enabled=progress, unit="games",
+                         eta_after=min(batch, games))
     seat_table = table[lineup_of]
     try:
         if runner is None:
@@ -468,7 +471,7 @@ def plot_result(result: dict, path: str) -> None:
     try:
         import matplotlib
     except ImportError as e:  # pragma: no cover - depends on the install
-        raise ImportError("--plot needs matplotlib: pip install 'fatezoo[train]'") from e
+        raise ImportError(f"--plot needs matplotlib: {install_hint('train')}") from e
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

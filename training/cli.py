@@ -2,7 +2,8 @@
 
 Commands (each works for every registered game)::
 
-    fatezoo list                                   games, players, actions, obs size
+    fatezoo list                                   games, players, actions, obs size, options
+    fatezoo docs GAME                              the game's doc page (spaces, options, cards)
     fatezoo play GAME [--players N] [--seat S]     a person against agents in the terminal
     fatezoo replay FILE [--seat S] [--last]        replay a saved game record (JSON)
     fatezoo arena GAME --agents a,b --games N      round robin: win rates and ratings
@@ -29,11 +30,12 @@ import math
 import os
 import sys
 
+from fatezoo.envs.core.docs import install_hint
 from fatezoo.envs.core.registry import game_names, get_spec
 
 from .options import add_game_options, add_train_arguments, game_options, train_reward_help
 
-COMMANDS = ("list", "play", "replay", "arena", "bench", "train", "compile")
+COMMANDS = ("list", "docs", "play", "replay", "arena", "bench", "train", "compile")
 PPO_NOTE = ("ppo:PATH loads a MaskablePPO checkpoint, which is a pickle: loading one can run "
             "any code it holds, so load only checkpoints you made or trust. rllib:PATH (a "
             "checkpoint of fatezoo train --backend rllib) holds pickles too.")
@@ -60,6 +62,11 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser("list", help="list the games")
     p.add_argument("--json", action="store_true", help="print JSON")
 
+    p = sub.add_parser("docs", help="print a game's doc page",
+                       description="Print a game's doc page: observation and action tables, "
+                                   "options with their meanings, how it ends, its cards.")
+    p.add_argument("game", help=f"one of: {games}")
+
     p = sub.add_parser("play", help="play a game in the terminal against agents",
                        description="Play a game in the terminal against agents: type an "
                                    "action id, help (or ?) to explain the display, q to quit.",
@@ -84,7 +91,7 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
 
     p = sub.add_parser("arena", help="round robin between agents: win rates and ratings",
                        description="Round robin between agents on the batched core: win-rate "
-                                   "matrix with 95%% CIs and ratings fitted to all games.",
+                                   "matrix with 95% CIs and ratings fitted to all games.",
                        epilog=PPO_NOTE)
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--agents", default="random,heuristic",
@@ -161,24 +168,36 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
 
 
 def cmd_list(args) -> int:
-    """``fatezoo list``."""
+    """``fatezoo list``: each game, then one line per option with its default and meaning."""
+    from fatezoo.envs.core.docs import option_docs
+
     rows = []
     for name in game_names():
         s = get_spec(name)
         rows.append({"game": name, "min_players": s.min_players, "max_players": s.max_players,
                      "actions": s.num_actions, "obs_size": s.obs_size,
                      "state_size": s.state_size, "gym_id": s.gym_id,
-                     "options": {k: v for k, v in s.option_defaults.items()}})
+                     "options": {k: v for k, v in s.option_defaults.items()},
+                     "option_docs": option_docs(s)})
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
-    print(f"{'game':<16} {'players':>7} {'actions':>7} {'obs':>6}  gym id / options")
+    print(f"{'game':<16} {'players':>7} {'actions':>7} {'obs':>6}  gym id; options")
     for r in rows:
         players = (f"{r['min_players']}" if r["min_players"] == r["max_players"]
                    else f"{r['min_players']}-{r['max_players']}")
-        opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
         print(f"{r['game']:<16} {players:>7} {r['actions']:>7} {r['obs_size']:>6}  "
-              f"{r['gym_id']}  {opts}")
+              f"{r['gym_id']}")
+        for k, v in r["options"].items():
+            print(f"{'':<16}   {k}={v!r}: {r['option_docs'][k]}".replace("``", ""))
+    return 0
+
+
+def cmd_docs(args) -> int:
+    """``fatezoo docs GAME``: the page ``help(fatezoo.make(GAME))`` shows."""
+    from fatezoo.envs.core.docs import game_page
+
+    print(game_page(get_spec(args.game)), end="")
     return 0
 
 
@@ -252,7 +271,7 @@ def check_plot_path(path: str) -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise ValueError("--plot needs matplotlib: pip install 'fatezoo[train]'") from None
+        raise ValueError(f"--plot needs matplotlib: {install_hint('train')}") from None
 
 
 def cmd_bench(args) -> int:
@@ -369,13 +388,13 @@ def cmd_train(args) -> int:
     try:
         from .rllib_ppo import run_rllib_command
     except ImportError as e:
-        raise ImportError(f"--backend rllib needs the ray extra: pip install 'fatezoo[ray]' "
+        raise ImportError(f"--backend rllib needs the ray extra: {install_hint('ray')} "
                           f"({e})") from None
     return run_rllib_command(opts, runners, args.address)
 
 
-HANDLERS = {"list": cmd_list, "play": cmd_play, "replay": cmd_replay, "arena": cmd_arena,
-            "bench": cmd_bench, "train": cmd_train, "compile": cmd_compile}
+HANDLERS = {"list": cmd_list, "docs": cmd_docs, "play": cmd_play, "replay": cmd_replay,
+            "arena": cmd_arena, "bench": cmd_bench, "train": cmd_train, "compile": cmd_compile}
 
 
 def main(argv: list[str] | None = None) -> int:

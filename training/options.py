@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from fatezoo.envs.core.docs import option_docs
 from fatezoo.envs.core.registry import game_names, get_spec
 
 VECS = ("core", "gym", "gym-subproc")
@@ -73,13 +74,14 @@ class TrainOptions:
     game: str
     timesteps: int = _opt(1_000_000, "learner decisions to train for (summed over all envs)")
     time_limit: float | None = _opt(
-        None, "stop after this many wall seconds, whatever --timesteps says (the final "
-        "checkpoint and eval still happen; none: no limit)", metavar="SECONDS")
+        None, "wall seconds the whole run may take, whatever --timesteps says: the warm "
+        "start stops at a quarter of them, PPO early enough for the final checkpoint and "
+        "eval (its first rollout always runs; none: no limit)", metavar="SECONDS")
     cpu_time_limit: float | None = _opt(
         None, "stop after this many CPU seconds of the training process, all its threads, "
-        "warm start and periodic evals included (30 minutes on 2 cores: 3600; the final "
-        "checkpoint and eval still happen): a budget that other jobs on the machine cannot "
-        "shrink (none: no limit)", metavar="SECONDS")
+        "warm start and evals included, shared out as for --time-limit (30 minutes on 2 "
+        "cores: 3600): a budget that other jobs on the machine cannot shrink (none: no "
+        "limit)", metavar="SECONDS")
     num_envs: int = _opt(64, "games played at once", flag="--envs")
     num_players: int = _opt(2, "seats per game (the learner takes one, opponents the rest)",
                             flag="--players")
@@ -291,21 +293,17 @@ def add_game_options(parser: argparse.ArgumentParser, game: str | None,
     if game not in game_names():
         return
     spec = get_spec(game)
+    meanings = option_docs(spec)
     for name, default in spec.option_defaults.items():
-        dest = f"opt_{name}"
+        kwargs = {"dest": f"opt_{name}", "default": None}
         if isinstance(default, bool) or default is None:
-            group.add_argument(_flag(name), dest=dest, action=argparse.BooleanOptionalAction,
-                               default=None,
-                               help=f"{game} option {name} (default: {default})")
-        elif isinstance(default, int):
-            group.add_argument(_flag(name), dest=dest, type=int, default=None, metavar="N",
-                               help=f"{game} option {name} (default: {default})")
-        elif isinstance(default, float):
-            group.add_argument(_flag(name), dest=dest, type=float, default=None, metavar="X",
-                               help=f"{game} option {name} (default: {default})")
-        else:
-            group.add_argument(_flag(name), dest=dest, default=None,
-                               help=f"{game} option {name} (default: {default!r})")
+            kwargs["action"] = argparse.BooleanOptionalAction
+        elif isinstance(default, (int, float)):
+            kwargs.update(type=type(default), metavar="N" if isinstance(default, int) else "X")
+        shown = default if isinstance(default, (bool, int, float)) or default is None \
+            else repr(default)
+        text = f"{meanings[name].rstrip('.')} (default: {shown})".replace("``", "")
+        group.add_argument(_flag(name), help=text.replace("%", "%%"), **kwargs)
 
 
 def game_options(args: argparse.Namespace) -> dict:

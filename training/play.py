@@ -66,7 +66,7 @@ def play(game: str, num_players: int = 2, seat: int = 0, opponent: str = "heuris
 
     say(f"{game}: you are {me} (seat {seat}) against {n - 1} {opponent} agent(s); "
         f"seed {env.unwrapped.game_record()['seed']}. Type an action id, help (or ?) to "
-        "explain the display, q to quit.")
+        "explain the display, card NAME for a card's text, q to quit.")
     win = game_text(spec, "how_to_win")
     if win:
         say(f"how to win: {win}")

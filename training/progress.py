@@ -29,10 +29,14 @@ class Progress:
         enabled: True or False to force; None draws only when ``stream`` is a tty.
         width: bar width in characters.
         interval: least seconds between redraws.
+        eta_after: no ETA before this count (games finish together in a batch, so the
+            first few say nothing about the rest).
+        time_left: optional callable, the seconds a time limit leaves (None: no limit);
+            the ETA is never longer.
     """
 
     def __init__(self, total: int, desc: str = "", stream=None, enabled=None, width: int = 30,
-                 interval: float = 0.1):
+                 interval: float = 0.1, eta_after: int = 1, time_left=None):
         self.total = max(int(total), 0)
         self.desc = desc
         self.stream = sys.stderr if stream is None else stream
@@ -45,6 +49,23 @@ class Progress:
         self.count = 0
         self.start = time.perf_counter()
         self._last = 0.0
+        self.eta_after, self.time_left = max(int(eta_after), 1), time_left
+
+    def eta(self, now: float, start: float | None = None) -> float | None:
+        """Seconds left at the rate since ``start`` (default: the bar's; capped by
+        ``time_left``); None: not known yet."""
+        elapsed = now - (self.start if start is None else start)
+        if self.count >= self.total:
+            return 0.0
+        if self.count < self.eta_after or elapsed <= 0:
+            return None
+        eta = (self.total - self.count) * elapsed / self.count
+        left = self.time_left() if self.time_left is not None else None
+        return eta if left is None else max(min(eta, left), 0.0)
+
+    def restart(self) -> None:
+        """Start the clock (and the count) again: the ETA ignores what came before."""
+        self.count, self.start = 0, time.perf_counter()
 
     def update(self, n: int = 1) -> None:
         """Advance by ``n`` and redraw if enough time has passed (or at the end)."""
@@ -61,12 +82,11 @@ class Progress:
         frac = min(self.count / total, 1.0)
         filled = int(round(frac * self.width))
         elapsed = now - self.start
-        rate = self.count / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - self.count) / rate if rate > 0 else 0.0
+        eta = self.eta(now)
         bar = "#" * filled + "-" * (self.width - filled)
         label = f"{self.desc}: " if self.desc else ""
         self.stream.write(f"\r{label}[{bar}] {self.count}/{self.total} "
-                          f"{elapsed:5.1f}s eta {max(eta, 0.0):5.1f}s ")
+                          f"{elapsed:5.1f}s eta {'?' if eta is None else f'{eta:.1f}s':>6} ")
         self.stream.flush()
 
     def close(self) -> None:
@@ -150,19 +170,27 @@ class ProgressReport:
         every: seconds between lines when not on a terminal.
         stream: where to write (default stderr).
         unit: what is counted, in the lines.
+        eta_after, time_left: as for :class:`Progress`.
     """
 
     def __init__(self, total: int, desc: str, enabled: bool | None = None,
-                 every: float = 30.0, stream=None, unit: str = "timesteps"):
+                 every: float = 30.0, stream=None, unit: str = "timesteps",
+                 eta_after: int = 1, time_left=None):
         self.stream = sys.stderr if stream is None else stream
         isatty = getattr(self.stream, "isatty", None)
         tty = bool(isatty and isatty())
         self.enabled = enabled is not False
         self.total, self.desc, self.every, self.unit = int(total), desc, float(every), unit
-        self.bar = Progress(total, desc, stream=self.stream, enabled=self.enabled and tty)
+        self.bar = Progress(total, desc, stream=self.stream, enabled=self.enabled and tty,
+                            eta_after=eta_after, time_left=time_left)
         self.lines = self.enabled and not tty
         self.count = 0
         self.start = self._last = time.perf_counter()
+
+    def restart(self) -> None:
+        """Start the clock again (after compiling or a warm start): rates and ETAs begin now."""
+        self.bar.restart()
+        self.count, self.start = 0, self.bar.start
 
     def update(self, n: int) -> None:
         """Advance by ``n``; print a line if ``every`` seconds passed since the last one."""
@@ -182,8 +210,9 @@ class ProgressReport:
         pct = 100.0 * self.count / self.total if self.total else 100.0
         text = (f"{self.desc}: {self.count:,}/{self.total:,} {self.unit} ({pct:.0f}%), "
                 f"{elapsed:.0f}s, {rate:,.0f}/s")
-        if rate > 0 and self.count < self.total:
-            text += f", eta {(self.total - self.count) / rate:.0f}s"
+        eta = self.bar.eta(now, self.start)
+        if eta is not None and self.count < self.total:
+            text += f", eta {eta:.0f}s"
         self.stream.write(text + (f"; {extra}" if extra else "") + "\n")
         self.stream.flush()
 

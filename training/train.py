@@ -42,6 +42,7 @@ import sys
 import time
 from pathlib import Path
 
+from fatezoo.envs.core.docs import install_hint
 from fatezoo.envs.core.registry import get_spec
 
 from .options import (
@@ -54,7 +55,7 @@ from .options import (
 from .train_envs import ObservationOnly, make_env, make_model, policy_kwargs
 from .train_eval import GreedyPolicyAgent, eval_opponents, evaluate
 from .train_imitation import imitation_warmup, warm_start_rollouts
-from .train_monitor import ProgressReport, TrainingMonitor, save_model, write_text
+from .train_monitor import WARM_SHARE, ProgressReport, TrainingMonitor, save_model, write_text
 
 
 class TrainingInterrupted(KeyboardInterrupt):
@@ -96,7 +97,7 @@ def logger_formats(verbose: bool) -> list[str]:
         formats = ["tensorboard"]
     except ImportError:
         print("fatezoo train: tensorboard is not installed, so the training curves go to "
-              "tb/progress.csv (pip install 'fatezoo[train]' for TensorBoard)", file=sys.stderr)
+              f"tb/progress.csv ({install_hint('train')} for TensorBoard)", file=sys.stderr)
         formats = ["csv"]
     return formats + (["stdout"] if verbose else [])
 
@@ -144,11 +145,13 @@ def train(opts: TrainOptions) -> dict:
             rollout = model.n_steps * env.num_envs
             bar = ProgressReport(warm_start_rollouts(steps, rollout) * rollout,
                                  f"{opts.game} imitate heuristic", enabled=opts.progress,
-                                 every=opts.log_every, unit="decisions")
+                                 every=opts.log_every, unit="decisions",
+                                 time_left=monitor.warm_start_left)
             try:
-                warmup = imitation_warmup(model, env, HeuristicAgent(opts.game,
-                                                                     seed=opts.seed + 2),
-                                          steps, opts.imitation_epochs, progress=bar)
+                warmup = imitation_warmup(
+                    model, env, HeuristicAgent(opts.game, seed=opts.seed + 2), steps,
+                    opts.imitation_epochs, progress=bar,
+                    out_of_time=lambda: monitor.out_of_time(WARM_SHARE))
             finally:
                 bar.close()
             for k in ("accuracy", "policy_loss", "value_loss", "seconds"):

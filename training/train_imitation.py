@@ -19,7 +19,8 @@ def warm_start_rollouts(steps: int, rollout: int) -> int:
     return -(-int(steps) // int(rollout)) if steps > 0 else 0
 
 
-def imitation_warmup(model, env, teacher, steps: int, epochs: int, progress=None) -> dict:
+def imitation_warmup(model, env, teacher, steps: int, epochs: int, progress=None,
+                     out_of_time=None) -> dict:
     """Kickstart ``model`` by imitating ``teacher`` in the learner's seat of ``env``.
 
     Rollouts of ``model.n_steps`` decisions per env are played by the teacher; the
@@ -36,9 +37,11 @@ def imitation_warmup(model, env, teacher, steps: int, epochs: int, progress=None
         epochs: passes over each rollout.
         progress: optional object with ``update(n)`` told of each rollout's decisions (a
             :class:`~fatezoo.training.progress.ProgressReport`).
+        out_of_time: optional callable; when it returns True after a rollout, the warm
+            start stops there (its share of a time limit is spent).
 
     Returns:
-        ``steps``, ``seconds``, ``accuracy`` (greedy policy agreeing with the teacher on
+        ``steps`` (decisions imitated), ``stopped_by_time``, ``seconds``, ``accuracy`` (greedy policy agreeing with the teacher on
         the last rollout) and ``policy_loss``/``value_loss`` of the last minibatch.
     """
     import torch
@@ -49,8 +52,11 @@ def imitation_warmup(model, env, teacher, steps: int, epochs: int, progress=None
     policy, buf = model.policy, model.rollout_buffer
     obs = env.reset()
     starts = np.ones(env.num_envs, bool)
-    done_steps, stats = 0, {}
+    done_steps, stats, stopped = 0, {}, False
     while done_steps < steps:
+        if done_steps and out_of_time is not None and out_of_time():
+            stopped = True
+            break
         buf.reset()
         policy.set_training_mode(False)
         agree = 0
@@ -90,7 +96,8 @@ def imitation_warmup(model, env, teacher, steps: int, epochs: int, progress=None
                  "value_loss": float(value_loss.detach())}
     buf.reset()
     model._last_obs = None  # learn() resets the env
-    return dict(stats, steps=done_steps, seconds=time.perf_counter() - start)
+    return dict(stats, steps=done_steps, stopped_by_time=stopped,
+                seconds=time.perf_counter() - start)
 
 
 __all__ = ["imitation_warmup", "warm_start_rollouts"]

@@ -80,8 +80,16 @@ def write_text(path, text: str) -> None:
         f.write(text)
 
 
+WARM_SHARE = 0.25  # the most of a time limit the imitation warm start may take
+
+
 class TrainingMonitor:
     """What runs between PPO steps: snapshots, evals, checkpoints, progress, time limit.
+
+    A time limit bounds the whole run: the warm start stops at :data:`WARM_SHARE` of it,
+    PPO stops early enough for the final evaluation (its cost is estimated from the first
+    evaluation's), and PPO always finishes its first rollout and update (a short run still
+    trains).
 
     Args:
         opts: the run's options.
@@ -101,13 +109,15 @@ class TrainingMonitor:
         self.csv_path = self.run_dir / "evals.csv"
         self.evals: list[dict] = []
         self.stopped_by_time = False
+        self.reserve = (0.0, 0.0)  # (wall, CPU) seconds kept for the final evaluation
         self.games_by_opponent: dict[str, tuple] = {}  # opponent -> (games, return, won)
         with open(self.csv_path, "w", newline="") as f:
             csv.writer(f).writerow(["timesteps", "wall_seconds", "games"]
                                    + [f"win_vs_{o}" for o in self.opponents])
         # learn() runs whole rollouts: the bar's total is the timesteps it will really run
         self.bar = ProgressReport(opts.planned_timesteps(), f"{opts.game} train",
-                                  enabled=opts.progress, every=opts.log_every)
+                                  enabled=opts.progress, every=opts.log_every,
+                                  time_left=self.time_left)
 
     def wall(self) -> float:
         """Seconds since the monitor was made."""
@@ -117,11 +127,26 @@ class TrainingMonitor:
         """CPU seconds of this process (all threads) since the monitor was made."""
         return time.process_time() - self.cpu_start
 
-    def out_of_time(self) -> bool:
-        """True once the wall or the CPU time limit is reached."""
-        opts = self.opts
-        return ((opts.time_limit is not None and self.wall() >= opts.time_limit)
-                or (opts.cpu_time_limit is not None and self.cpu() >= opts.cpu_time_limit))
+    def time_left(self, share: float = 1.0) -> float | None:
+        """Seconds until ``share`` of the tighter time limit, less the final eval's reserve.
+
+        None without a limit. CPU seconds count as seconds (an estimate for the wall).
+        """
+        opts, left = self.opts, []
+        if opts.time_limit is not None:
+            left.append(share * opts.time_limit - self.wall() - self.reserve[0])
+        if opts.cpu_time_limit is not None:
+            left.append(share * opts.cpu_time_limit - self.cpu() - self.reserve[1])
+        return min(left) if left else None
+
+    def out_of_time(self, share: float = 1.0) -> bool:
+        """True once the wall or the CPU time limit (``share`` of it) is reached."""
+        left = self.time_left(share)
+        return left is not None and left <= 0
+
+    def warm_start_left(self) -> float | None:
+        """Seconds the warm start has left of its share of the time limit (None: no limit)."""
+        return self.time_left(WARM_SHARE)
 
     def snapshot(self, model) -> None:
         """Add a frozen copy of the policy to the opponent pool."""
@@ -155,10 +180,18 @@ class TrainingMonitor:
         return save_model(model, self.run_dir / "checkpoints" / f"{name}.zip")
 
     def on_training_start(self, model) -> None:
-        """Take the first snapshot and evaluate the policy before PPO (timestep 0)."""
+        """Take the first snapshot and evaluate the policy before PPO (timestep 0).
+
+        The first evaluation's cost, scaled to ``final_eval_games``, is kept back from the
+        time limit for the final one; the progress clock starts after it.
+        """
         self.snapshot(model)
         self.next_snapshot = model.num_timesteps + self.opts.snapshot_every
+        wall, cpu = self.wall(), self.cpu()
         self.evaluate(model, self.opts.eval_games)
+        scale = self.opts.final_eval_games / max(self.opts.eval_games, 1)
+        self.reserve = (scale * (self.wall() - wall), scale * (self.cpu() - cpu))
+        self.bar.restart()
 
     def on_step(self, model, num_envs: int, infos=()) -> bool:
         """After each vectorized step; False stops training (time limit reached)."""
@@ -174,13 +207,17 @@ class TrainingMonitor:
         if t >= self.next_snapshot:
             self.snapshot(model)
             self.next_snapshot = t + self.opts.snapshot_every
+        # the first rollout and its update always run: stopping inside it would drop it
+        timed_out = t > model.n_steps * num_envs and self.out_of_time()
+        last = timed_out or t >= self.opts.planned_timesteps()
         if self.next_eval is not None and t >= self.next_eval:
-            self.evaluate(model, self.opts.eval_games)
+            if not (last and self.opts.final_eval_games):  # the final eval takes this timestep
+                self.evaluate(model, self.opts.eval_games)
             self.next_eval = t + self.opts.eval_every
         if self.next_checkpoint is not None and t >= self.next_checkpoint:
             self.checkpoint(model, f"step_{t}")
             self.next_checkpoint = t + self.opts.checkpoint_every
-        if self.out_of_time():
+        if timed_out:
             self.stopped_by_time = True
             return False
         return True

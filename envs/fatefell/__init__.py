@@ -42,7 +42,8 @@ def configure(seasons=4, advanced=False, random_seasons=None, random_fates=None,
 
     Args:
         seasons: how many seasons to play, 1-4 (4 is the full game).
-        advanced: turn on all three advanced options below (each can be overridden).
+        advanced: turn on random_seasons, random_fates and seasonal_rules together (each
+            can still be set on its own).
         random_seasons: spin the Fate Coin for each season's kind.
         random_fates: spin for each season's number of Fate cards (6, 8, 10 or 12).
         seasonal_rules: Summer, Autumn and Winter special rules.

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from html import escape
+from pathlib import Path
+
+from fatezoo.envs.core.docs import csv_cards
 
 from .cards import FATE_MOON_TEXT, FATE_NAMES, FATE_SUN_TEXT, card_short
 from .state import NUM_ARCANA, Phase, Season, action_name
@@ -110,3 +113,16 @@ def render_svg(rec, seat=None) -> str:
                  f'discard top {escape(top)}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def cards() -> dict:
+    """Card name -> its value and text (the ``card NAME`` prompt and the doc page)."""
+    arcana = csv_cards(DATA, {"arcana": lambda r: (
+        f"Arcana identity, value {r['value']}, {r['symbol'].capitalize()} (codes "
+        f"{r['value']}{r['symbol'][0]}C and {r['value']}{r['symbol'][0]}S): its Character and "
+        "Skeleton make a Match")})
+    fate = csv_cards(DATA, {"fate": lambda r: f"Sun: {r['sun_text']} Moon: {r['moon_text']}"})
+    return dict(arcana, **{f"Fate: {n}": f"Fate card. {t}" for n, t in fate.items()})

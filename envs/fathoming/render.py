@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from html import escape
+from pathlib import Path
 
 import numpy as np
 
+from fatezoo.envs.core.docs import csv_cards
 from fatezoo.envs.core.knowledge import KNOWN
 
 from .cards import CARD_NAMES, CLASS_NAMES, NUM_PROPS, P_ATK, P_HP
@@ -145,3 +147,16 @@ def render_svg(rec, seat=None) -> str:
         parts.append(_rect(width - 30, 398, 20, 16, "#f5d76e"))
     parts.append("</svg>")
     return "".join(parts)
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def cards() -> dict:
+    """Card name -> its type, costs and text (the ``card NAME`` prompt and the doc page)."""
+    def describe(r):
+        stats = (f", Health {r['health']}, Attack {r['attack']}, Attack Cost "
+                 f"{r['attack_cost']}" if r["type"] == "WARRIOR" else "")
+        kind = " ".join(x for x in (r["class"], r["terrain"], r["type"]) if x).title()
+        return f"{kind}, Summon Cost {r['cost']}{stats}: {r['text']}"
+    return csv_cards(DATA, {"cards": describe})

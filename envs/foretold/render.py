@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from html import escape
+from pathlib import Path
+
+from fatezoo.envs.core.docs import csv_cards
 
 from .cards import (
     C_FATE,
@@ -36,7 +39,15 @@ LEGEND = ("One line per seat: L Life, G gold, T Temple, P Raiding Party, D Disca
           "cell:code side rotation, cell = 4 * row + col (row 0 north), ?? an unflipped deck "
           "Tile you have not seen. An opponent's hand shows how many cards it holds from each "
           "Fate Deck (Chaos/Grace/Prosperity/Wisdom). Fatesworn: * marks a card with the "
-          "Fatesworn symbol; a last line lists the Decrees in force.")
+          "Fatesworn symbol; a last line lists the Decrees in force. The Faithful Row and "
+          "the Relic Row list each spot as <spot>:<cards> joined by /, covered cards first "
+          "and the top card last (the spot actions name: 'Faithful Row spot 3'); decks: cards left "
+          "in the Faithful, Relic, Tile and the four Fate Decks, and in the Fate discard. "
+          "Pending things: reveal F/R the Faithful or Relic just revealed, tile the Tile "
+          "being placed, cell a chosen cell, raid s<attacker>>s<defender> at <cell>, fight "
+          "<attackers> v <defenders>, dice <attacker's><defender's> = Combat Roll totals. "
+          "The picture numbers the cells in each Temple's corner. Type card NAME for a "
+          "card's or Tile's cost and text.")
 
 
 def _short(name: str) -> str:
@@ -102,6 +113,12 @@ def _tile(rec, p, c, seat) -> str:
     return f"{c}:{name}{'AB'[s]}{int(rec['rot'][p, c])}"
 
 
+def _row(codes, row, row_n) -> str:
+    """A market row as ``<spot>:<top>/<covered>...`` (``-`` for an empty spot)."""
+    return " ".join(f"{k}:" + ("/".join(codes[int(x)] for x in row[k, : row_n[k]]) or "-")
+                    for k in range(SPOTS))
+
+
 def render_ansi(rec, seat=None) -> str:
     """The table as compact text, for ``seat`` (None: every card shown); legend in LEGEND."""
     n = int(rec["num_players"])
@@ -134,14 +151,13 @@ def render_ansi(rec, seat=None) -> str:
         tiles = " ".join(_tile(rec, p, c, seat) for c in range(CELLS) if rec["grid"][p, c] >= 0)
         lines.append(f"{head} {groups} D:{_counts(F_SHORT, rec['f_discard'][p])} "
                      f"R:{_counts(R_SHORT, rec['r_owned'][p])} {hand} | {tiles}")
-    frow = "|".join("/".join(F_SHORT[int(x)] for x in rec["f_row"][k, : rec["f_row_n"][k]])
-                    or "-" for k in range(SPOTS))
-    rrow = "|".join("/".join(R_SHORT[int(x)] for x in rec["r_row"][k, : rec["r_row_n"][k]])
-                    or "-" for k in range(SPOTS))
-    lines.append(f"rows F {frow}; R {rrow}; decks F{int(rec['f_deck_n'])} "
-                 f"R{int(rec['r_deck_n'])} T{int(rec['t_deck_n'])} "
-                 f"C{','.join(str(int(x)) for x in rec['c_deck_n'])} "
-                 f"Cdisc{int(rec['c_discard'][:NC].sum())}")
+    frow = _row(F_SHORT, rec["f_row"], rec["f_row_n"])
+    rrow = _row(R_SHORT, rec["r_row"], rec["r_row_n"])
+    lines.append(f"Faithful Row spots {frow}; Relic Row spots {rrow}")
+    lines.append(f"decks: Faithful {int(rec['f_deck_n'])}, Relic {int(rec['r_deck_n'])}, Tile "
+                 f"{int(rec['t_deck_n'])}, Fate (chaos/grace/prosperity/wisdom) "
+                 f"{'/'.join(str(int(x)) for x in rec['c_deck_n'])}, Fate discard "
+                 f"{int(rec['c_discard'][:NC].sum())}")
     extra = []
     if rec["f_held"] >= 0:
         extra.append(f"reveal F {F_SHORT[int(rec['f_held'])]}")
@@ -201,6 +217,8 @@ def render_svg(rec, seat=None) -> str:
                 fill = "#e6a0a0"
             parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" '
                          f'stroke="#888888" stroke-width="1"/>')
+            parts.append(f'<text x="{x + 3}" y="{y + cell - 4}" font-size="8" fill="#555555" '
+                         f'text-anchor="start">{c}</text>')
             if t < 0:
                 continue
             s = int(rec["side"][p, c])
@@ -230,10 +248,24 @@ def render_svg(rec, seat=None) -> str:
         y += 14
     # a fixed height (a video's frames keep one shape): the seats, the header, the rows and
     # the optional line of pending things always fit
-    fixed = int(rec["num_players"]) + 3 + int(rec["fatesworn"] != 0)
+    fixed = int(rec["num_players"]) + 4 + int(rec["fatesworn"] != 0)
     height = 40 + 4 * cell + 30 + 14 * max(len(text), fixed) + 10
     return (f'<svg width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">'
             + "".join(parts) + "</svg>")
 
 
 __all__ = ["render_ansi", "render_svg", "HOW_TO_WIN", "LEGEND", "NR"]
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def cards() -> dict:
+    """Card name -> its cost and text (the ``card NAME`` prompt and the doc page)."""
+    return csv_cards(DATA, {
+        "faithful": lambda r: f"Faithful ({r['fate']}), cost {r['cost']}: {r['text']}",
+        "relics": lambda r: f"Relic ({r['kind']}), cost {r['cost']}: {r['text']}",
+        "fate_cards": lambda r: f"Fate card ({r['fate']}), Relic cost {r['relic_cost']}: "
+                                f"{r['text']}",
+        "tiles": lambda r: f"Temple tile ({r['kind']}), flip cost {r['flip_cost']}: "
+                           f"{r['text']}"})

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import math
 from html import escape
+from pathlib import Path
+
+from fatezoo.envs.core.docs import csv_cards
 
 from .state import (
     ACTION_NAMES,
@@ -30,10 +33,21 @@ from .state import (
 HOW_TO_WIN = ("score the most VP over six rounds: build monuments, decode them, buy "
               "miracles and fight nightmares; leftover resources (3 = 1 VP) and coins "
               "(5 = 1 VP) and grey miracles score at the end.")
-LEGEND = """hexes: P R B Y basic terrain (Storm, Sun, Rain, Lightning), S stone, O portal,
-C the central space; a monument is shown as M<type>/<owner seat>; h<seat> helpers,
-L<seat> leaders. Actions name a hex and what to do there (build zone slot 0/1,
-excavate or exchange, decode)."""
+LEGEND = """map: every hex as <id><terrain><mark>, the id that actions name ("hex 41 build
+slot 0", "leader to hex 41"); terrain P R B Y basic (Storm, Sun, Rain, Lightning),
+S stone, O portal, C the central space; mark M a monument (listed under "built" by hex
+id), L a leader, h a placed helper. The picture numbers the same hexes.
+player line: p<seat> (* you), VP victory points, c coins, P R B Y resources of each
+colour, i inspiration, d defense, lv production levels (inspiration, defense, income),
+L the hex of your leader, h[..] hexes of your helpers placed this round, r exhausted
+helpers, m free player markers, zone[slot 0, slot 1] your construction zone (the
+monuments "build slot 0/1", "discard/abandon zone slot 0/1" name), picks[..] this
+Meditation's picks, mir[..] your miracle tree.
+track <space>:<monument>+<coins> or [p<seat>] a player's marker ("pick track space N");
+miracles white <k>:<name>, grey <k>:<name> ("buy white k"; Dig = Bountiful Dig and
+E. = Enlightenment of, with the colours' letters); nightmares <k>:<name>
+hits/hit points ("damage nightmare k"); supply: resources left of each colour, then the
+face-down stacks. Type card NAME for a monument's, miracle's or nightmare's text."""
 
 TERRAIN = "PRBYSOC"
 FILL = ("#7b4fa8", "#c8463c", "#3c78c8", "#d8b830", "#9a9a9a", "#202020", "#e8e0c8")
@@ -59,12 +73,7 @@ def _short(name: str) -> str:
 MIR_SHORT = tuple(_short(x) for x in MIR_TYPE_NAMES)
 
 
-def render_ansi(rec, seat=None) -> str:
-    """The table as text (``seat`` is marked as "you"; nothing differs by seat).
-
-    ``seat=None`` (a spectator) also names the face-down nightmares.
-    """
-    n = int(rec["num_players"])
+def _head(rec) -> str:
     ph = int(rec["phase"])
     head = f"round {int(rec['round']) + 1}/6 {Phase(ph).name} turn {int(rec['turn'])}; "
     if rec["terminated"] or rec["truncated"]:
@@ -74,36 +83,46 @@ def render_ansi(rec, seat=None) -> str:
     if rec["last_player"] >= 0 and 0 <= rec["last_action"] < len(ACTION_NAMES):
         head += (f"; last: player_{int(rec['last_player'])} "
                  f"{ACTION_NAMES[int(rec['last_action'])]}")
-    lines = [head]
-    track = []
-    for s in range(len(rec["track_mon"])):
-        m, q = int(rec["track_mon"][s]), int(rec["track_marker"][s])
-        if q >= 0:
-            track.append(f"{s}:[p{q}]")
-        elif m >= 0:
-            track.append(f"{s}:{MON_NAMES[m]}+{int(rec['track_coins'][s])}")
-    lines.append("track " + " ".join(track))
-    for p in range(n):
-        you = "*" if seat == p else ""
-        res = "".join(f"{COLOR_LETTERS[c]}{int(rec['res'][p, c])}" for c in range(4))
-        tree = ",".join(_mir(int(rec["tree"][p, i])) for i in range(int(rec["tree_n"][p])))
-        helpers = ",".join(str(int(rec["placed"][p, i])) for i in range(int(rec["nplaced"][p])))
-        lv = "".join(str(int(x)) for x in rec["level"][p])
-        picks = ""
-        if rec["picks"][p, 0] >= 0:
-            picks = f" picks[{_mon(int(rec['picks'][p, 0]))},{_mon(int(rec['picks'][p, 1]))}]"
-        lines.append(
-            f"p{p}{you} VP{int(rec['vp'][p])} c{int(rec['coins'][p])} {res} "
+    return head
+
+
+def _map_lines(rec) -> list[str]:
+    """The hex map as text, one line per row: each hex ``<id><terrain><mark>``."""
+    n = int(rec["num_players"])
+    helpers = {int(rec["placed"][p, i]) for p in range(n) for i in range(int(rec["nplaced"][p]))}
+    leaders = {int(rec["leader"][p]) for p in range(n)}
+    rows: dict[int, list] = {}
+    for hx in range(NUM_HEX):
+        rows.setdefault(int(HEX_R[hx]), []).append((int(HEX_Q[hx]), hx))
+    lines = []
+    for r in sorted(rows):
+        cells = []
+        for _, hx in sorted(rows[r]):
+            mark = ("M" if rec["mon_at"][hx] >= 0 else "L" if hx in leaders
+                    else "h" if hx in helpers else " ")
+            cells.append(f"{hx:>2}{TERRAIN[int(rec['terrain'][hx])]}{mark}")
+        lines.append((" " * (3 * abs(r)) + "  ".join(cells)).rstrip())
+    return lines
+
+
+def _player_line(rec, p, seat) -> str:
+    you = "*" if seat == p else ""
+    res = "".join(f"{COLOR_LETTERS[c]}{int(rec['res'][p, c])}" for c in range(4))
+    tree = ",".join(_mir(int(rec["tree"][p, i])) for i in range(int(rec["tree_n"][p])))
+    helpers = ",".join(str(int(rec["placed"][p, i])) for i in range(int(rec["nplaced"][p])))
+    lv = "".join(str(int(x)) for x in rec["level"][p])
+    picks = ""
+    if rec["picks"][p, 0] >= 0:
+        picks = f" picks[{_mon(int(rec['picks'][p, 0]))},{_mon(int(rec['picks'][p, 1]))}]"
+    return (f"p{p}{you} VP{int(rec['vp'][p])} c{int(rec['coins'][p])} {res} "
             f"i{int(rec['insp'][p])} d{int(rec['defense'][p])} lv{lv} L{int(rec['leader'][p])} "
             f"h[{helpers}] r{int(rec['nrest'][p])} m{int(rec['free'][p])} "
             f"zone[{_mon(int(rec['zone'][p, 0]))},{_mon(int(rec['zone'][p, 1]))}]{picks} "
             f"mir[{tree}]")
-    built = [f"{h}:{MON_NAMES[m]}/p{int(rec['mon_owner'][m])}"
-             for h, m in enumerate(rec["mon_at"].tolist()) if m >= 0]
-    if built:
-        lines.append("built " + " ".join(built))
-    lines.append("miracles white " + " ".join(_mir(int(x)) for x in rec["wshow"])
-                 + " grey " + " ".join(_mir(int(x)) for x in rec["gshow"]))
+
+
+def _nightmares(rec, seat) -> str:
+    n = int(rec["num_players"])
     nms = []
     for k in range(NUM_NM_POS):
         t = int(rec["nm_at"][k])
@@ -114,11 +133,40 @@ def render_ansi(rec, seat=None) -> str:
             nms.append(f"{k}:{NM_NAMES[t]}{down} {state}")
         else:
             nms.append(f"{k}:face down")
-    lines.append("nightmares " + "; ".join(nms))
+    return "nightmares " + "; ".join(nms)
+
+
+def _status_lines(rec, seat) -> list[str]:
+    """Everything but the map: the track, the players, monuments, miracles, nightmares."""
+    track = []
+    for s in range(len(rec["track_mon"])):
+        m, q = int(rec["track_mon"][s]), int(rec["track_marker"][s])
+        if q >= 0:
+            track.append(f"{s}:[p{q}]")
+        elif m >= 0:
+            track.append(f"{s}:{MON_NAMES[m]}+{int(rec['track_coins'][s])}")
+    lines = ["track " + " ".join(track)]
+    lines += [_player_line(rec, p, seat) for p in range(int(rec["num_players"]))]
+    built = [f"{h}:{MON_NAMES[m]}/p{int(rec['mon_owner'][m])}"
+             for h, m in enumerate(rec["mon_at"].tolist()) if m >= 0]
+    if built:
+        lines.append("built " + " ".join(built))
+    lines.append("miracles white " + " ".join(f"{k}:{_mir(int(x))}"
+                                              for k, x in enumerate(rec["wshow"]))
+                 + " grey " + " ".join(f"{k}:{_mir(int(x))}" for k, x in enumerate(rec["gshow"])))
+    lines.append(_nightmares(rec, seat))
     supply = "".join(f"{COLOR_LETTERS[c]}{int(rec['supply'][c])}" for c in range(4))
     lines.append(f"supply {supply} stacks: monuments {int(rec['mstack_n'])} "
                  f"white {int(rec['wstack_n'])}")
-    return "\n".join(lines)
+    return lines
+
+
+def render_ansi(rec, seat=None) -> str:
+    """The table as text: the hex map, then the status (``seat`` is marked as "you").
+
+    ``seat=None`` (a spectator) also names the face-down nightmares.
+    """
+    return "\n".join([_head(rec), *_map_lines(rec), *_status_lines(rec, seat)])
 
 
 def _hex_points(cx, cy, size) -> str:
@@ -149,6 +197,9 @@ def render_svg(rec, seat=None) -> str:
         t = int(rec["terrain"][hx])
         parts.append(f'<polygon points="{_hex_points(x, y, size - 1)}" fill="{FILL[t]}" '
                      'stroke="#444444"/>')
+        ink = "#ffffff" if t in (0, 5) else "#000000"
+        parts.append(f'<text x="{x + 14:.1f}" y="{y + 3:.1f}" font-size="8" fill="{ink}" '
+                     f'text-anchor="middle">{hx}</text>')
         m = int(rec["mon_at"][hx])
         if m >= 0:
             o = int(rec["mon_owner"][m])
@@ -162,9 +213,25 @@ def render_svg(rec, seat=None) -> str:
             if int(rec["leader"][p]) == hx:
                 parts.append(f'<circle cx="{x - 12 + 8 * p:.1f}" cy="{y - 12:.1f}" r="5" '
                              f'fill="{SEAT_COLORS[p]}" stroke="#000000"/>')
-    lines = render_ansi(rec, seat).splitlines()
+    lines = [_head(rec), *_status_lines(rec, seat)]
     for k, line in enumerate(lines[:40]):
         parts.append(f'<text x="470" y="{16 + 12 * k}" font-size="9" fill="#000000" '
                      f'text-anchor="start">{escape(line[:110])}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def cards() -> dict:
+    """Monument, Miracle and Nightmare name -> cost and text (``card NAME``, doc page)."""
+    def cost(r):
+        parts = [f"{r[f'cost_{c}']} {c}" for c in ("purple", "red", "blue", "yellow")
+                 if r[f"cost_{c}"] not in ("", "0")]
+        return ", ".join(parts) or "free"
+    return csv_cards(DATA, {
+        "monuments": lambda r: f"Monument ({r['color']}), cost {cost(r)}: {r['text']}",
+        "miracles": lambda r: f"Miracle ({r['kind']}): {r['text']}",
+        "nightmares": lambda r: f"Nightmare ({r['color']}), hit points {r['hp2']} / "
+                                f"{r['hp3']} / {r['hp4']} (2 / 3 / 4 players): {r['text']}"})

@@ -12,7 +12,7 @@ from . import rules, shaping
 from .encode import OBS, STATE_SIZE, encode, encode_state
 from .heuristic import act_one, heuristic_actions
 from .presets import TRAIN_PRESET
-from .render import golden_summary, render_ansi, render_svg
+from .render import LEGEND, golden_summary, render_ansi, render_svg
 from .state import (
     ACTION_NAMES,
     C_A,
@@ -129,11 +129,14 @@ NAMES = ("random",) + VILLAINS
 def configure(villains="random", fate_token=None, num_players=2) -> dict:
     """Validate villainous' options (R2, R56); ``num_players`` is passed by the core.
 
-    ``villains``: "random" (each seat draws one from the record RNG), one of "scar",
-    "yzma", "ratigan" for every seat, or a list/tuple of exactly ``num_players`` of these
-    names ("random" allowed per seat), seat 0 first; villains may repeat (each player has
-    their own copies). ``fate_token``: None (the token is used with 5-6 players, R55), True
-    (used at every player count) or False (never used).
+    Args:
+        villains: "random" (each seat draws one from the record RNG), one of "scar",
+            "yzma", "ratigan" for every seat, or a list of one name per seat ("random"
+            allowed per seat), seat 0 first; villains may repeat (each player has their
+            own copies).
+        fate_token: the Fate token (R55): None uses it with 5-6 players, True at every
+            player count, False never.
+        num_players: the seats (a common option, passed by the core).
     """
     if isinstance(villains, str):
         if villains not in NAMES:
@@ -571,8 +574,7 @@ SPEC = GameSpec(
                "Strength of defeated Heroes in his Succession pile (Mufasa first), Yzma "
                "Kuzco defeated by a Vanquish with Kronk, Ratigan The Robot Queen at "
                "Buckingham Palace (or, once it is discarded, Basil defeated).",
-    legend="Each Realm lists its four locations: symbols top|bottom, Heroes above "
-           "(Strength), villain cards below; * marks a mover.",
+    legend=LEGEND,
 )
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from html import escape
+from pathlib import Path
 
+from fatezoo.envs.core.docs import csv_cards
 from fatezoo.envs.core.knowledge import KNOWN
 
 from .state import (
     ENTRY_NAMES,
     F_KIND,
+    F_LOCAL,
     F_STR,
     FDECK,
     FDISC,
@@ -28,6 +31,7 @@ from .state import (
     REVEAL,
     SUCC,
     SYMBOLS,
+    V_LOCAL,
     VDECK,
     VDISC,
     VILLAIN_NAMES,
@@ -41,12 +45,45 @@ SHORT = {"POWER1": "P1", "POWER2": "P2", "POWER3": "P3", "PLAY": "Play", "ACTIVA
          "DISCARD": "Disc"}
 
 
+LEGEND = """Each Realm (seat s and its villain): Power, hand, deck and discard sizes, then its
+four locations, one line each: <location id> (* the villain's mover is there) name
+[slot 0 slot 1 | slot 2 slot 3] (the symbols, top row | bottom row), pile N (Yzma's
+pile there), heroes: Fate cards above it (Heroes with their Strength, +Items), below:
+the villain's Allies and Items there. Actions name "location k", "slot k" (the symbol
+at that position), "villain card k" and "Fate card k" (the number before a card's name,
+e.g. 3:Superiority; copies share it) and "Fate target seat +k" (the k-th seat after
+yours).
+symbols: P1 P2 P3 gain 1, 2 or 3 Power; Play play a card; Act activate an Ally or Item;
+Fate Fate action (reveal two cards of an opponent's Fate deck, play one in their Realm);
+MvA move an Item or Ally; MvH move a Hero; Vnq vanquish a Hero (Allies there fight it);
+Disc discard cards. (locked): a location not open yet. Type card NAME for a card's text."""
+
+# what the player is choosing, for the entry kinds that are not a card's own ability
+ENTRY_TEXT = {"PLAY": "a card to play (villain card k), then its location",
+              "ACTIVATE": "an Ally or Item to activate", "MOVE_ITEM_ALLY":
+              "an Item or Ally to move, then where", "MOVE_HERO": "a Hero to move, then where",
+              "VANQUISH": "a Hero to vanquish, then the Allies that fight",
+              "DISCARD": "cards to discard (pass ends)",
+              "FATE_HERO": "the location of the Hero played by Fate",
+              "FATE_ITEM": "the Hero who takes the Item played by Fate"}
+
+
+def entry_text(kind: int) -> str:
+    """What a pending entry of ``kind`` asks, in words (a card ability: its effect)."""
+    if not 0 <= kind < len(ENTRY_NAMES):
+        return str(kind)
+    name = ENTRY_NAMES[kind]
+    return ENTRY_TEXT.get(name, f"the targets of an ability ({name.lower().replace('_', ' ')})")
+
+
 def _v(rec, c):
-    return VNAME[VT[rec["villain"][c // NV], c % NV]]
+    t = VT[rec["villain"][c // NV], c % NV]
+    return f"{int(V_LOCAL[t])}:{VNAME[t]}"
 
 
 def _f(rec, c):
-    return FNAME[FT[rec["villain"][c // NF_CAP], c % NF_CAP]]
+    t = FT[rec["villain"][c // NF_CAP], c % NF_CAP]
+    return f"{int(F_LOCAL[t])}:{FNAME[t]}"
 
 
 def _vz(rec, s, z):
@@ -81,12 +118,12 @@ def _realm_lines(rec, s, seat):
         for c in _fz(rec, s * FZ + HERO0 + loc):
             t = FT[v, c % NF_CAP]
             if F_KIND[t] == K_HERO:
-                heroes.append(f"{FNAME[t]} {hero_str(rec, s, c, loc)}")
+                heroes.append(f"{int(F_LOCAL[t])}:{FNAME[t]} {hero_str(rec, s, c, loc)}")
             else:
-                heroes.append(f"+{FNAME[t]}")
+                heroes.append(f"+{int(F_LOCAL[t])}:{FNAME[t]}")
         below = [_v(rec, c) for c in _vz(rec, s, LOC0 + loc)]
         pile = int(rec["fz_n"][s * FZ + PILE0 + loc])
-        lines.append(f" {mark}{LOC_NAME[v][loc]}{lock} [{syms[0]} {syms[1]} | {syms[2]} "
+        lines.append(f" {loc}{mark}{LOC_NAME[v][loc]}{lock} [{syms[0]} {syms[1]} | {syms[2]} "
                      f"{syms[3]}]" + (f" pile {pile}" if pile else "")
                      + (f" heroes: {', '.join(heroes)}" if heroes else "")
                      + (f" below: {', '.join(below)}" if below else ""))
@@ -111,7 +148,7 @@ def render_ansi(rec, seat=None) -> str:
         lines.append(f"revealed: {', '.join(rev)}")
     if rec["ent_n"] > 0:
         k = int(rec["ent"][rec["ent_n"] - 1][0])
-        lines.append(f"choosing: {ENTRY_NAMES[k] if 0 <= k < len(ENTRY_NAMES) else k}")
+        lines.append(f"choosing: {entry_text(k)}")
     if rec["terminated"]:
         lines.append(f"game over: seat {int(rec['winner'])} wins")
     elif rec["truncated"]:
@@ -146,8 +183,8 @@ def render_svg(rec, seat=None) -> str:
             out.append(f'<rect x="{x}" y="{y + 24}" width="205" height="{h_realm - 30}" '
                        f'fill="{fill}" stroke="#333333" stroke-width="1"/>')
             out.append(f'<text x="{x + 4}" y="{y + 38}" font-size="11" fill="#000000" '
-                       f'text-anchor="start">{escape(LOC_NAME[v][loc])}</text>')
-            syms = [SHORT[SYMBOLS[LOC_SYM[v, loc, k]]] for k in range(4)]
+                       f'text-anchor="start">{escape(f"{loc} {LOC_NAME[v][loc]}")}</text>')
+            syms = [f"{k}:{SHORT[SYMBOLS[LOC_SYM[v, loc, k]]]}" for k in range(4)]
             sym_text = escape(" ".join(syms[:2]) + " | " + " ".join(syms[2:]))
             out.append(f'<text x="{x + 4}" y="{y + 52}" font-size="10" fill="#555555" '
                        f'text-anchor="start">{sym_text}</text>')
@@ -157,8 +194,8 @@ def render_svg(rec, seat=None) -> str:
             row = 0
             for c in _fz(rec, s * FZ + HERO0 + loc):
                 t = FT[v, c % NF_CAP]
-                label = (f"{FNAME[t]} ({hero_str(rec, s, c, loc)})" if F_KIND[t] == K_HERO
-                         else f"+ {FNAME[t]}")
+                label = (f"{int(F_LOCAL[t])}:{FNAME[t]} ({hero_str(rec, s, c, loc)})"
+                         if F_KIND[t] == K_HERO else f"+ {int(F_LOCAL[t])}:{FNAME[t]}")
                 out.append(f'<text x="{x + 4}" y="{y + 66 + 11 * row}" font-size="10" '
                            f'fill="#a01010" text-anchor="start">{escape(label)}</text>')
                 row += 1
@@ -175,3 +212,20 @@ def golden_summary(rec) -> str:
     n = int(rec["num_players"])
     power = " ".join(str(int(rec["power"][s])) for s in range(n))
     return f"winner {int(rec['winner'])}; power {power}"
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def cards() -> dict:
+    """Card name -> its villain, cost and text (the ``card NAME`` prompt and the doc page)."""
+    def card(r):
+        kind = r["kind"].capitalize()
+        strength = f", Strength {r['strength']}" if r["strength"] not in ("", "0") else ""
+        return f"{r['villain'].capitalize()} {kind}, cost {r['cost']}{strength}: {r['text']}"
+    def fate(r):
+        strength = f", Strength {r['strength']}" if r["strength"] not in ("", "0") else ""
+        return (f"Fate card against {r['villain'].capitalize()} ({r['kind'].capitalize()}"
+                f"{strength}): {r['text']}")
+    return csv_cards(DATA, {"villains": lambda r: f"Villain: {r['text']}",
+                            "villain_cards": card, "fate_cards": fate})

@@ -3,6 +3,9 @@
 >>> import fatezoo
 >>> env = fatezoo.make("fatefell", num_players=2)
 >>> env.reset(seed=0)
+
+``help(env)`` (or ``fatezoo docs fatefell``) shows the game's page: its observation and
+action tables, options with their meanings, how it ends and its cards.
 """
 
 import os
@@ -30,4 +33,14 @@ def _register_gym():
                                kwargs={"game": game})
 
 
+def _attach_pages():
+    """``help()`` on a game's env, ``env()`` or ``_v0`` module shows the game's doc page."""
+    from fatezoo.envs.core.docs import attach_page
+    from fatezoo.envs.core.registry import alias_module, get_spec
+
+    for game in GAMES:
+        attach_page(get_spec(game), alias_module(game))
+
+
 _register_gym()
+_attach_pages()

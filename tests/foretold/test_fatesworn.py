@@ -295,7 +295,8 @@ def test_render_shows_fatesworn_content():
         "fatesworn: decrees Herald (Tile price +1), Magistrate (Fate card price -1)"
     assert " H:Mend,OathotF* " in mine[2] and " R:CrucotF* " in mine[2]
     assert " H2=1/1/0/0 " in theirs[2] and "Mend" not in theirs[2]
-    assert mine[-2].startswith("rows F Guar/Hera|Guar/Magi|") and theirs[-2] == mine[-2]
+    assert mine[-3].startswith("Faithful Row spots 0:Guar/Hera 1:Guar/Magi ")
+    assert theirs[-3] == mine[-3] and theirs[-2] == mine[-2]
     svg = SPEC.render_svg(rec, 0)
     assert "fatesworn: decrees Herald (Tile price +1), Magistrate (Fate card price -1)" in svg
     assert "H2=1/1/0/0" in svg
