@@ -55,7 +55,7 @@ def play(game: str, num_players: int = 2, seat: int = 0, opponent: str = "heuris
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise ValueError(f"{game}: seat must be in [0, {n}), got {seat!r}")
     agent = make_agent(opponent, game, num_players=n, seed=seed)
-    warm_kernels(game, n, options)  # says so while the first run compiles
+    warm_kernels(game, n, options)  # a first use compiles here, and says so
     env.reset(seed=seed)
     me = env.possible_agents[seat]
     record = env.unwrapped.record

@@ -1,9 +1,9 @@
 """Progress for long command-line work (on stderr): a tiny progress bar, kernel warm-up.
 
-The first run of a game compiles its numba kernels (tens of seconds; numba caches them
-on disk for later runs). :func:`warm_kernels` does that before anything is timed and
-says so when it takes a while, so that progress bars, ETAs and steps/s figures start
-after it.
+The first run of a game compiles its numba kernels (numba caches them on disk for later
+runs). :func:`warm_kernels` does that before anything is timed, so that progress bars,
+ETAs and steps/s figures start after it; the compile announces itself
+(:mod:`fatezoo.envs.core.compile_notice`).
 
 >>> from fatezoo.training.progress import Progress
 >>> with Progress(100, "games", enabled=False) as bar:
@@ -13,7 +13,6 @@ after it.
 from __future__ import annotations
 
 import sys
-import threading
 import time
 
 import numpy as np
@@ -52,8 +51,10 @@ class Progress:
         self.eta_after, self.time_left = max(int(eta_after), 1), time_left
 
     def eta(self, now: float, start: float | None = None) -> float | None:
-        """Seconds left at the rate since ``start`` (default: the bar's; capped by
-        ``time_left``); None: not known yet."""
+        """Seconds left at the rate since ``start`` (default: the bar's), or None.
+
+        Capped by ``time_left``; None until the rate is known.
+        """
         elapsed = now - (self.start if start is None else start)
         if self.count >= self.total:
             return 0.0
@@ -103,21 +104,19 @@ class Progress:
         self.close()
 
 
-def warm_kernels(game: str, num_players: int = 2, options: dict | None = None, stream=None,
-                 notice_after: float = 1.0) -> float:
+def warm_kernels(game: str, num_players: int = 2, options: dict | None = None) -> float:
     """Compile (or load from numba's cache) ``game``'s kernels before anything is timed.
 
     Runs one reset and one step of a 1-game :class:`~fatezoo.VecEnv` and of the AEC
-    env, and one call of the game's heuristic. If that takes longer than
-    ``notice_after`` seconds, ``compiling <game> kernels (first run only)...`` is written
-    to ``stream`` (default stderr) while it runs, and the time taken once it is done.
+    env, and one call of the game's heuristic, so that progress bars, ETAs and steps/s
+    figures start after compiling. A long compile announces itself on stderr
+    (:mod:`fatezoo.envs.core.compile_notice`, once per game and entry point); loading
+    from the cache prints nothing.
 
     Args:
         game: registered game name.
         num_players: seats (the options are checked here, before any long work).
         options: further env options.
-        stream: where the notice goes (default ``sys.stderr``).
-        notice_after: seconds of silence before the notice.
 
     Returns:
         The seconds the warm-up took.
@@ -126,37 +125,19 @@ def warm_kernels(game: str, num_players: int = 2, options: dict | None = None, s
     from fatezoo.envs.core.registry import get_spec
     from fatezoo.envs.core.rng import rng_rows
 
-    stream = sys.stderr if stream is None else stream
     opts = dict(options or {})
     spec = get_spec(game)
-    said = threading.Event()
-
-    def notice():
-        stream.write(f"compiling {game} kernels (first run only)...\n")
-        stream.flush()
-        said.set()
-
-    timer = threading.Timer(notice_after, notice)
-    timer.daemon = True
     start = time.perf_counter()
-    timer.start()
-    try:
-        vec = fatezoo.make_vec(game, num_envs=1, seed=0, num_players=num_players, **opts)
-        obs, mask, _ = vec.reset()
-        vec.step(np.array([int(np.flatnonzero(mask[0])[0])], np.int64))
-        if spec.heuristic is not None:
-            spec.heuristic(np.ascontiguousarray(obs, np.float32),
-                           np.ascontiguousarray(mask, np.int8), rng_rows(0, 1))
-        env = fatezoo.make(game, num_players=num_players, **opts)
-        env.reset(seed=0)
-        env.step(env.legal_actions()[0])
-    finally:
-        timer.cancel()
-    seconds = time.perf_counter() - start
-    if said.is_set():
-        stream.write(f"compiled {game} kernels in {seconds:.0f}s\n")
-        stream.flush()
-    return seconds
+    vec = fatezoo.make_vec(game, num_envs=1, seed=0, num_players=num_players, **opts)
+    obs, mask, _ = vec.reset()
+    vec.step(np.array([int(np.flatnonzero(mask[0])[0])], np.int64))
+    if spec.heuristic is not None:
+        spec.heuristic(np.ascontiguousarray(obs, np.float32),
+                       np.ascontiguousarray(mask, np.int8), rng_rows(0, 1))
+    env = fatezoo.make(game, num_players=num_players, **opts)
+    env.reset(seed=0)
+    env.step(env.legal_actions()[0])
+    return time.perf_counter() - start
 
 
 class ProgressReport:

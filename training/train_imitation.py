@@ -41,8 +41,9 @@ def imitation_warmup(model, env, teacher, steps: int, epochs: int, progress=None
             start stops there (its share of a time limit is spent).
 
     Returns:
-        ``steps`` (decisions imitated), ``stopped_by_time``, ``seconds``, ``accuracy`` (greedy policy agreeing with the teacher on
-        the last rollout) and ``policy_loss``/``value_loss`` of the last minibatch.
+        ``steps`` (decisions imitated), ``stopped_by_time``, ``seconds``, ``accuracy``
+        (greedy policy agreeing with the teacher on the last rollout) and
+        ``policy_loss``/``value_loss`` of the last minibatch.
     """
     import torch
     import torch.nn.functional as F
