@@ -18,7 +18,7 @@ import pytest
 import fatezoo
 from fatezoo.envs.core import testing as T
 from fatezoo.envs.core.gym_env import GymEnv
-from fatezoo.envs.core.raster import rasterize
+from fatezoo.envs.core.raster import overflowing_text, parse, rasterize, text_block, text_width
 from fatezoo.envs.core.registry import get_module, get_spec, register_game_package
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,6 +90,100 @@ def test_rgb_array_is_the_svg_view_for_every_seat(game):
 
 def test_the_rule_kit_game_renders_rgb_array_too(kitgame):
     T.check_render("kitgame", 2, steps=4)
+
+
+def _svg_words(svg: str) -> str:
+    """Every word the picture writes, in drawing order, one space apart."""
+    return " ".join(" ".join((el.text or "").split()) for el in parse(svg)
+                    if el.tag.endswith("text") and (el.text or "").strip())
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_text_block_wraps_and_shrinks_but_never_cuts():
+    words = "Ambassador of the Eight +Judgment of the Deep +Werewolf Medallion"
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60">'
+           '<rect x="10" y="10" width="80" height="40" fill="#ffffff"/>'
+           + text_block([words], 12, 12, 76, 36, size=11) + "</svg>")
+    assert _svg_words(svg) == words  # every word, in order
+    assert overflowing_text(svg) == []
+    sizes = {float(el.get("font-size")) for el in parse(svg) if el.tag.endswith("text")}
+    assert len(sizes) == 1 and 5 <= sizes.pop() < 11  # shrunk to fit the 36 px
+    one = text_block(["Sanctuary"], 0, 0, 40, 20, size=9)
+    assert text_width("Sanctuary", float(parse(f"<svg width='1' height='1'>{one}</svg>")[0]
+                                         .get("font-size"))) <= 40
+
+
+def test_overflowing_text_names_a_label_that_leaves_its_box():
+    head = '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="40">'
+    box = '<rect x="0" y="0" width="60" height="30" fill="#ffffff"/>'
+    long = '<text x="4" y="20" font-size="11">Healing Spring Sanctuary</text>'
+    (line,) = overflowing_text(head + box + long + "</svg>")
+    assert line.startswith("'Healing Spring Sanctuary' (x 4..") \
+        and line.endswith(") leaves its box (x 0..60)")
+    edge = '<text x="250" y="20" font-size="11">Healing Spring</text>'
+    assert "leaves the picture (x 0..300)" in overflowing_text(head + edge + "</svg>")[0]
+    assert overflowing_text(head + box + '<text x="4" y="20" font-size="11">Heal</text>'
+                            + "</svg>") == []
+
+
+def _pictures(game: str, seeds: int = 2, steps: int = 150):
+    """(record, seat, svg) along random games at each player count, every seat's view."""
+    spec = get_spec(game)
+    for n in sorted({spec.min_players, spec.max_players}):
+        for seed in range(seeds):
+            env = fatezoo.make(game, num_players=n)
+            env.reset(seed=seed)
+            rng = np.random.default_rng(seed)
+            for _ in range(steps):
+                for seat in [None, *range(n)]:
+                    yield env.record, seat, spec.render_svg(env.record, seat)
+                if not env.agents or env.terminations[env.agent_selection]:
+                    break
+                env.step(int(rng.choice(env.legal_actions())))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_text_is_cut_in_the_picture(game):
+    """Every text of the picture stays in its box and on the picture, and says all of it.
+
+    Labels wrap or shrink to fit their box (``raster.text_block``); none is cut to a
+    number of characters: the text view's lines, tile and card names appear whole.
+    """
+    spec = get_spec(game)
+    shapes = set()
+    for rec, seat, svg in _pictures(game):
+        over = overflowing_text(svg)
+        assert not over, f"{game} (seat {seat}): {over[0]}"
+        root = parse(svg)
+        shapes.add((root.get("width"), root.get("height"), int(rec["num_players"])))
+        said = _svg_words(svg)
+        if game == "foretold":  # the text view is the picture's panel
+            panel = spec.render_ansi(rec, seat).splitlines()
+        elif game == "forgotten_city":  # the text view less its map (drawn as hexes)
+            from fatezoo.envs.forgotten_city.render import _head, _status_lines
+            panel = [_head(rec), *_status_lines(rec, seat)]
+        else:
+            panel = []
+        for line in panel:
+            assert _words(line) in said, f"{game}: {line!r} is not whole in the picture"
+        if game == "fatefell":
+            from fatezoo.envs.fatefell.render import _status
+            for line in _status(rec):
+                assert _words(line) in said, f"{game}: {line!r} is not whole in the picture"
+        if game == "fathoming":
+            from fatezoo.envs.fathoming.render import _props, _seat_lines
+            props, cls = _props(rec)
+            for s in range(2):
+                assert _words(_seat_lines(rec, s, seat, props, cls)[1]) in said  # the hand
+        if game == "foretold" and seat is None:  # every placed Temple tile, by full name
+            from fatezoo.envs.foretold.cards import T_NAMES
+            for t in {int(t) for t in rec["grid"].ravel() if t >= 0}:
+                assert T_NAMES[t] in said, f"{game}: tile {T_NAMES[t]!r} is not whole"
+    # one picture size per player count (a video's frames keep one shape)
+    assert len(shapes) == len({n for _, _, n in shapes}), f"{game}: sizes vary: {shapes}"
 
 
 @pytest.mark.parametrize("game", GAMES)

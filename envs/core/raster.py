@@ -16,6 +16,10 @@ stroke to none, as in SVG. Anything else (``<g>``, ``transform``, ``<path>``, ``
 CSS classes, nested elements) is refused with a one-line ``ValueError`` naming it: a game
 that leaves the subset fails the shared render test instead of drawing something else.
 Text uses Pillow's bundled font, so pixels match the SVG's layout, not its typeface.
+
+Games set their labels with :func:`text_block`, which wraps and shrinks a text to fit its
+box and never cuts it; :func:`overflowing_text` names any text that still runs out of its
+box or off the picture (the render tests run it on every game).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
+from xml.sax.saxutils import escape
 
 import numpy as np
 
@@ -81,6 +86,91 @@ def _font(size: float):
     from PIL import ImageFont
 
     return ImageFont.load_default(size=max(1.0, size))
+
+
+def text_width(text: str, size: float) -> float:
+    """Pixels ``text`` spans at font ``size`` as :func:`rasterize` draws it."""
+    return float(_font(float(size)).getlength(text))
+
+
+def wrap_text(text: str, width: float, size: float) -> list[str]:
+    """``text``'s words over as many lines as keep each within ``width`` at ``size``.
+
+    A single word wider than ``width`` keeps a line of its own (it is never cut).
+    """
+    lines: list[str] = []
+    for word in str(text).split():
+        if lines and text_width(lines[-1] + " " + word, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def text_block(lines, x: float, y: float, width: float, height: float, size: float,
+               min_size: float = 5.0, anchor: str = "start", fill: str = "#000000",
+               leading: float = 1.25) -> str:
+    """SVG ``<text>`` elements that set ``lines`` inside a box, never cutting a word.
+
+    The box's top left is ``(x, y)``. The font is the largest size from ``size`` down
+    to ``min_size`` (in steps of 0.5) at which every line, wrapped to ``width``, fits
+    ``height`` and no word is wider than ``width``; ``anchor`` is ``start``
+    (left-aligned) or ``middle`` (centred). Lines keep their order and all their words;
+    a text that cannot fit even at ``min_size`` is still written whole (the render tests
+    then name it).
+    """
+    s = float(size)
+    while True:
+        wrapped = [w for line in lines for w in wrap_text(line, width, s)]
+        fits = len(wrapped) * s * leading <= height and \
+            all(text_width(w, s) <= width for w in wrapped)
+        if fits or s - 0.5 < min_size:
+            break
+        s -= 0.5
+    tx = x + width / 2 if anchor == "middle" else x
+    top = y + (height - len(wrapped) * s * leading) / 2 if anchor == "middle" else y
+    return "".join(f'<text x="{tx:.1f}" y="{top + s + k * s * leading:.1f}" font-size="{s:g}" '
+                   f'fill="{fill}" text-anchor="{anchor}">{escape(line)}</text>'
+                   for k, line in enumerate(wrapped))
+
+
+def _text_box(el, base_size: float) -> tuple[float, float, float, float]:
+    """The pixel box a ``<text>`` element covers when drawn (left, top, right, bottom)."""
+    text = " ".join((el.text or "").split())
+    size = _number(el, "font-size", base_size)
+    anchor = _ANCHORS.get(el.get("text-anchor", "start"), "ls")
+    x, y = _number(el, "x", 0), _number(el, "y", 0)
+    left, top, right, bottom = _font(size).getbbox(text, anchor=anchor)
+    return x + left, y + top, x + right, y + bottom
+
+
+def overflowing_text(svg: str) -> list[str]:
+    """Texts of ``svg`` drawn past the picture's edge or out of the box they are in.
+
+    A text's box is the smallest ``<rect>`` (drawn before it) that holds the text's anchor
+    point; a text in no rect must stay inside the picture. One line per offending text.
+    """
+    root = parse(svg)
+    w, h = _number(root, "width"), _number(root, "height")
+    base_size = _number(root, "font-size", 16)
+    rects, out = [], []
+    for el in root:
+        tag = _tag(el)
+        if tag == "rect":
+            x, y = _number(el, "x", 0), _number(el, "y", 0)
+            rects.append((x, y, x + _number(el, "width"), y + _number(el, "height")))
+        elif tag == "text" and (el.text or "").strip():
+            x0, y0, x1, y1 = _text_box(el, base_size)
+            ax, ay = _number(el, "x", 0), _number(el, "y", 0)
+            holders = [r for r in rects if r[0] <= ax <= r[2] and r[1] <= ay <= r[3]
+                       and (r[2] - r[0]) * (r[3] - r[1]) < w * h]
+            box = min(holders, key=lambda r: (r[2] - r[0]) * (r[3] - r[1])) if holders \
+                else (0.0, 0.0, w, h)
+            if x0 < box[0] - 1 or x1 > box[2] + 1:
+                where = "its box" if holders else "the picture"
+                out.append(f"{el.text.strip()!r} (x {x0:.0f}..{x1:.0f}) leaves {where} "
+                           f"(x {box[0]:.0f}..{box[2]:.0f})")
+    return out
 
 
 def _stroke(el) -> int:

@@ -107,12 +107,13 @@ def check_render(game: str, num_players: int = 2, steps: int = 12) -> None:
     """``render_mode="rgb_array"`` draws the SVG view, per seat, in the AEC and gym envs.
 
     Every picture is ``(H, W, 3)`` uint8, equal to the rasterized ``render_svg`` of the
-    same view, and not one flat colour; a ``render_svg`` outside the rasterized SVG subset
-    fails here with the element it used.
+    same view, and not one flat colour, and no text in it runs past the picture or out
+    of the box it is drawn in (:func:`~fatezoo.envs.core.raster.overflowing_text`); a
+    ``render_svg`` outside the rasterized SVG subset fails here with the element it used.
     """
     import gymnasium
 
-    from .raster import rasterize
+    from .raster import overflowing_text, rasterize
 
     spec = get_spec(game)
     env = get_module(game).env(num_players=num_players, render_mode="rgb_array")
@@ -128,6 +129,8 @@ def check_render(game: str, num_players: int = 2, steps: int = 12) -> None:
             assert np.array_equal(img, rasterize(spec.render_svg(env.record, seat))), \
                 f"{game}: rgb_array is not the picture of render_svg (seat {seat})"
             assert (img != img[0, 0]).any(), f"{game}: rgb_array picture is blank"
+            over = overflowing_text(spec.render_svg(env.record, seat))
+            assert not over, f"{game}: text cut in the picture (seat {seat}): {over[0]}"
         if not env.agents or env.terminations[env.agent_selection]:
             break
         env.step(int(rng.choice(env.legal_actions())))

@@ -6,6 +6,7 @@ from html import escape
 from pathlib import Path
 
 from fatezoo.envs.core.docs import csv_cards
+from fatezoo.envs.core.raster import text_block
 
 from .cards import FATE_MOON_TEXT, FATE_NAMES, FATE_SUN_TEXT, card_short
 from .state import NUM_ARCANA, Phase, Season, action_name
@@ -91,8 +92,7 @@ def render_svg(rec, seat=None) -> str:
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
              f'font-family="monospace" font-size="12">',
              f'<rect width="{w}" height="{h}" fill="#1d2330"/>']
-    for i, line in enumerate(_status(rec)[:2]):
-        parts.append(f'<text x="10" y="{18 + 16 * i}" fill="#f0e6d2">{escape(line)}</text>')
+    parts.append(text_block(_status(rec), 10, 4, w - 20, 54, size=12, fill="#f0e6d2"))
     for p in range(n):
         x0 = 10 + p * 140
         who = f"player_{p}" + (" *" if p == rec["turn_player"] else "")

@@ -9,6 +9,7 @@ import numpy as np
 
 from fatezoo.envs.core.docs import csv_cards
 from fatezoo.envs.core.knowledge import KNOWN
+from fatezoo.envs.core.raster import text_block
 
 from .cards import CARD_NAMES, CLASS_NAMES, NUM_PROPS, P_ATK, P_HP
 from .rules import compute_props
@@ -128,19 +129,22 @@ def render_svg(rec, seat=None) -> str:
             parts.append(_rect(x, y0 + 26, 140, 80, "#ffffff" if cards else "#cccccc"))
             if cards:
                 w = cards[0]
-                parts.append(_text(x + 4, y0 + 42, _name(rec, w)[:22], 11))
+                parts.append(text_block([_name(rec, w)], x + 4, y0 + 28, 132, 18, size=11,
+                                        fill="#111111"))
                 parts.append(_text(x + 4, y0 + 58, f"ATK {int(props[s, k, P_ATK])}  HP "
                                    f"{int(props[s, k, P_HP])}  dmg {int(rec['dmg'][w])}", 11))
-                for i, c in enumerate(cards[1:4]):
-                    parts.append(_text(x + 4, y0 + 72 + 11 * i, "+" + _name(rec, c)[:20], 10,
-                                       "#555555"))
+                if cards[1:]:
+                    parts.append(text_block(["+" + _name(rec, c) for c in cards[1:]], x + 4,
+                                            y0 + 62, 132, 43, size=10, fill="#555555"))
         t = _zone(rec, PTER0 + s)
         parts.append(_rect(620, y0 + 26, 124, 80, "#e2f0d9" if t else "#cccccc"))
         if t:
-            parts.append(_text(624, y0 + 42, _name(rec, t[0])[:20], 11))
+            parts.append(text_block([_name(rec, t[0])], 624, y0 + 28, 116, 18, size=11,
+                                    fill="#111111"))
             parts.append(_text(624, y0 + 58, f"dmg {int(rec['dmg'][t[0]])}", 11))
         hand_line = _seat_lines(rec, s, seat, props, cls)[1]
-        parts.append(_text(16, y0 + 126, hand_line[:110], 10))
+        parts.append(text_block([hand_line], 16, y0 + 112, width - 32, 56, size=10,
+                                fill="#111111"))
     g = _zone(rec, GLOBAL_Z)
     parts.append(_text(10, 412, lines[-1], 12))
     if g:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 
 from fatezoo.envs.core.docs import csv_cards
+from fatezoo.envs.core.raster import text_block
 
 from .cards import (
     C_FATE,
@@ -223,9 +223,9 @@ def render_svg(rec, seat=None) -> str:
                 continue
             s = int(rec["side"][p, c])
             seen = seat is None or seat == p or t < 5 or s == 1
-            label = T_NAMES[t][:6] if seen else "??"
-            parts.append(f'<text x="{x + cell // 2}" y="{y + cell // 2 + 4}" font-size="9" '
-                         f'fill="#000000" text-anchor="middle">{escape(label)}</text>')
+            label = T_NAMES[t] if seen else "??"
+            parts.append(text_block([label], x + 2, y + 12, cell - 4, 20, size=9,
+                                    anchor="middle"))
             doors = rotate(int(T_DOORS[t, s]), int(rec["rot"][p, c]))
             mx, my = x + cell // 2, y + cell // 2
             ends = ((mx, y), (x + cell, my), (mx, y + cell), (x, my))
@@ -240,16 +240,14 @@ def render_svg(rec, seat=None) -> str:
             if int(rec["defender"]) == p and int(rec["marker"]) == c:
                 parts.append(f'<circle cx="{x + cell - 8}" cy="{y + cell - 8}" r="5" '
                              f'fill="#ff0000" stroke="#000000"/>')
-    text = render_ansi(rec, seat).splitlines()
-    y = 40 + 4 * cell + 30
-    for line in text:
-        parts.append(f'<text x="20" y="{y}" font-size="11" fill="#000000" '
-                     f'text-anchor="start">{escape(line)}</text>')
-        y += 14
     # a fixed height (a video's frames keep one shape): the seats, the header, the rows and
-    # the optional line of pending things always fit
-    fixed = int(rec["num_players"]) + 4 + int(rec["fatesworn"] != 0)
-    height = 40 + 4 * cell + 30 + 14 * max(len(text), fixed) + 10
+    # the optional line of pending things, each line 14 px at 11 px, plus one spare line;
+    # longer text wraps and shrinks to fit
+    fixed = int(rec["num_players"]) + 5 + int(rec["fatesworn"] != 0)
+    top = 40 + 4 * cell + 18
+    parts.append(text_block(render_ansi(rec, seat).splitlines(), 20, top, width - 40,
+                            14 * fixed, size=11, leading=14 / 11))
+    height = top + 14 * fixed + 10
     return (f'<svg width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">'
             + "".join(parts) + "</svg>")
 

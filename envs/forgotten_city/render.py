@@ -8,10 +8,10 @@ the face-down nightmares, a spectator's view).
 from __future__ import annotations
 
 import math
-from html import escape
 from pathlib import Path
 
 from fatezoo.envs.core.docs import csv_cards
+from fatezoo.envs.core.raster import text_block
 
 from .state import (
     ACTION_NAMES,
@@ -213,10 +213,8 @@ def render_svg(rec, seat=None) -> str:
             if int(rec["leader"][p]) == hx:
                 parts.append(f'<circle cx="{x - 12 + 8 * p:.1f}" cy="{y - 12:.1f}" r="5" '
                              f'fill="{SEAT_COLORS[p]}" stroke="#000000"/>')
-    lines = [_head(rec), *_status_lines(rec, seat)]
-    for k, line in enumerate(lines[:40]):
-        parts.append(f'<text x="470" y="{16 + 12 * k}" font-size="9" fill="#000000" '
-                     f'text-anchor="start">{escape(line[:110])}</text>')
+    parts.append(text_block([_head(rec), *_status_lines(rec, seat)], 470, 4, w - 476, h - 8,
+                            size=9))
     parts.append("</svg>")
     return "".join(parts)
 

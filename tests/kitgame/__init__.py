@@ -49,8 +49,12 @@ ZONE_NAMES = ["deck", "discard", "stack"] + [f"hand{p}" for p in range(MAX_P)]  
 
 
 def configure(rounds=5, ask_all=False) -> dict:
-    """Validate kitgame's options: ``rounds`` (1-10), turns per player before the end;
-    ``ask_all`` (bool): a response window asks every other seat, a Block or not."""
+    """Validate kitgame's options; return the record fields they set.
+
+    Args:
+        rounds: turns per player before the end, 1-10.
+        ask_all: a response window asks every other seat, whether it holds a Block or not.
+    """
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) \
             or not 1 <= rounds <= 10:
         raise ValueError(f"kitgame: rounds must be an int in [1, 10], got {rounds!r}")
@@ -82,6 +86,9 @@ def check_record(rec) -> None:
     _require(((life[:n] >= 0) & (life[:n] <= START_LIFE)).all() and not life[n:].any(),
              "life", f"in [0, {START_LIFE}] for each seat (0 for absent seats)")
     running = not (rec["terminated"] or rec["truncated"])
+    over = not life[:n].all() or rec["turn"] >= rec["rounds"] * n  # the end of R-rules
+    _require(not rec["terminated"] or over, "terminated",
+             "1 only once a seat has 0 life or every round is played")
     _require(not running or life[:n].all(), "life", "above 0 in a running game")
     _require(not running or rec["turn"] < rec["rounds"] * n, "turn",
              "below rounds * num_players in a running game")
