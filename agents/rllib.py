@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from fatezoo.envs.core.docs import install_hint
 from fatezoo.envs.core.registry import get_spec
 
 from .base import Agent
@@ -71,8 +72,8 @@ class RllibAgent(Agent):
             try:
                 from ray.rllib.core.rl_module.rl_module import RLModule
             except ImportError as e:  # pragma: no cover - depends on the install
-                raise ImportError("rllib agents need the ray extra: pip install "
-                                  "'fatezoo[ray]'") from e
+                raise ImportError("rllib agents need the ray extra: "
+                                  f"{install_hint('ray')}") from e
             try:
                 module = RLModule.from_checkpoint(str(folder.resolve()))
             except Exception as err:  # a corrupt or foreign checkpoint

@@ -44,6 +44,7 @@ import numpy as np
 
 import fatezoo
 from fatezoo.envs.core import kernels as K
+from fatezoo.envs.core.docs import install_hint
 from fatezoo.envs.core.registry import get_spec
 from fatezoo.envs.core.rng import rng_rows
 
@@ -52,8 +53,8 @@ from .progress import warm_kernels
 TARGET_CORE_VS_MEMORY_FLOOR = 0.25
 TARGET_AEC_VS_C4 = 1.0 / 3.0
 TARGET_CORE_ENVS = 1024  # the batch size the games' bench_floor values are set for
-C4_SKIP = "skipped: pip install 'fatezoo[bench]' (pettingzoo[classic])"
-SPIEL_SKIP = "skipped: pip install 'fatezoo[bench]' (open_spiel)"
+C4_SKIP = f"skipped: {install_hint('bench')} (pettingzoo[classic])"
+SPIEL_SKIP = f"skipped: {install_hint('bench')} (open_spiel)"
 
 
 def bench_floor(game: str) -> float:

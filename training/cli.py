@@ -110,7 +110,7 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--plot", default=None, metavar="OUT.png",
                    help="also save the win-rate matrix and ratings as a PNG")
     p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
-                   help="play the games on Ray workers (pip install 'fatezoo[ray]'): alone, "
+                   help="play the games on Ray workers (the ray extra): alone, "
                         "a local Ray for this run; with an address (auto, host:6379, "
                         "ray://host:10001), that cluster. Same results as without --ray")
     p.add_argument("--ray-workers", type=int, default=None, metavar="N",
@@ -155,8 +155,8 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     g = p.add_argument_group("backend")
     g.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
                    help="sb3: MaskablePPO on the batched core (default); rllib: one shared "
-                        "masked policy for every seat with RLlib PPO (pip install "
-                        "'fatezoo[ray]'; checkpoints play as rllib:PATH)")
+                        "masked policy for every seat with RLlib PPO (the ray extra; checkpoints "
+                        "play as rllib:PATH)")
     g.add_argument("--num-env-runners", type=int, default=None, metavar="N",
                    help="with --backend rllib: Ray actors sampling games (default 0: sample in "
                         "the training process, the fastest on 2 cores)")

@@ -36,6 +36,8 @@ import signal
 
 import numpy as np
 
+from fatezoo.envs.core.docs import install_hint
+
 from .arena import play_games, run_arena
 
 MAX_RETRIES = 3  # reruns of a chunk whose worker died
@@ -78,7 +80,7 @@ def _init_ray(address, workers):
     try:
         import ray
     except ImportError as e:
-        raise ImportError("--ray needs the ray extra: pip install 'fatezoo[ray]'") from e
+        raise ImportError(f"--ray needs the ray extra: {install_hint('ray')}") from e
     if ray.is_initialized():
         return False
     if address in (None, "", "local"):
