@@ -48,6 +48,15 @@ def pytest_collection_modifyitems(config, items):
             game = _game_of(item, games)
             if game is not None:
                 item.add_marker(pytest.mark.xdist_group(game))
+    # the cold builds of every game (tests/test_compile_layer.py) are the longest tests:
+    # scheduled first, they run beside the rest instead of after it
+    items.sort(key=lambda item: not _cold_build(item))
+
+
+def _cold_build(item) -> bool:
+    marker = item.get_closest_marker("xdist_group")
+    return marker is not None and str(marker.args[0] if marker.args else
+                                      marker.kwargs.get("name", "")).startswith("compile_")
 
 
 @pytest.fixture

@@ -341,6 +341,8 @@ SPEC = GameSpec(
     contract_options=({}, {"advanced": True, "reward": "score"}),
     golden_summary=golden_summary,
     bench_floor=1_000_000.0,  # batched steps/s; measured 3.8-5.0M with 1024 envs
+    # cold seconds per entry point on 2 shared cores (fatezoo bench fatefell --compile)
+    compile_seconds={"aec": 23, "vector": 18, "heuristic": 4, "ismcts": 53},
     arena_targets=(("heuristic", "random", 0.9),),
     train_preset=TRAIN_PRESET,
     how_to_win=HOW_TO_WIN,
