@@ -59,6 +59,7 @@ from .state import (
     NUM_PHASES,
     PILE_CAP,
     R_DECK_CAP,
+    R_FROM_DECK,
     RAID_KINDS,
     REARRANGE_CAP,
     S_CARD,
@@ -76,6 +77,8 @@ ROUND_PHASES = (Phase.FINALIZE, Phase.RESPOND, Phase.FATE_TARGET, Phase.DRAW, Ph
                 Phase.PICK_DIE, Phase.CHOOSE, Phase.ASSIGN, Phase.SEARCH)
 ACTOR_PHASES = (Phase.FATE_TARGET, Phase.DRAW, Phase.PICK_DIE, Phase.CHOOSE, Phase.ASSIGN,
                 Phase.SEARCH)
+# R20: the decisions whose acquisition of a Relic waits on the old Fate's returns
+RETURN_THEN = (Phase.MARKET, Phase.CHOOSE, Phase.SEARCH)
 RAID_PHASES = (Phase.DEFEND, Phase.DISPATCH, Phase.RECALL, Phase.ADVANCE, Phase.TRAP_DISCARD,
                Phase.VANDAL)
 
@@ -141,6 +144,10 @@ def _check_fields(r: dict, n: int) -> None:
           r["rearranged"])
     _need(-1 <= r["f_held"] < NF, "f_held", f"in [-1, {NF})", r["f_held"])
     _need(-1 <= r["r_held"] < NR, "r_held", f"in [-1, {NR})", r["r_held"])
+    _need(-1 <= r["r_take"] < NR, "r_take", f"in [-1, {NR})", r["r_take"])
+    _need(-1 <= r["r_from"] <= R_FROM_DECK, "r_from", f"in [-1, {R_FROM_DECK}]", r["r_from"])
+    _need(r["r_then"] in (-1, *RETURN_THEN), "r_then", "-1 or the decision acquiring a Relic "
+          f"({', '.join(f'{int(x)} {x.name}' for x in RETURN_THEN)})", r["r_then"])
     _need(r["t_held"] == -1 or 5 <= r["t_held"] < NT, "t_held", f"-1 or a deck Tile in [5, {NT})",
           r["t_held"])
     _need(-1 <= r["defender"] < n, "defender", f"in [-1, {n})", r["defender"])
@@ -253,7 +260,7 @@ def _check_seats(rec, r: dict, n: int) -> None:
         _need(alive[r["turn_player"]], "turn_player", "a living seat")
         _need(alive[:n].sum() >= 2, "alive", "at least two living seats in a running game")
         want = r["defender"] if r["phase"] == Phase.DEFEND else r["turn_player"]
-        if r["phase"] in ACTOR_PHASES:
+        if r["phase"] in ACTOR_PHASES or _returning(r):
             want = r["actor"]
         elif r["phase"] == Phase.FINALIZE:
             want = r["priority"]
@@ -382,16 +389,65 @@ def _stations(rec, p: int) -> int:
     return int(np.where(g >= 0, T_STATIONS[np.maximum(g, 0), rec["side"][p]], 0).sum())
 
 
+def _returning(r: dict) -> bool:
+    """R20: a returned Fate Relic waits for the pile it covers (the acquirer decides)."""
+    return r["phase"] == Phase.COVER_RELIC and r["r_then"] >= 0
+
+
+def _check_return(rec, r: dict) -> None:
+    """R20: a change of Fate waiting on its returns: what is acquired, from where, by whom."""
+    take, src, then, a = r["r_take"], r["r_from"], r["r_then"], r["actor"]
+    pending = then >= 0
+    _need((take >= 0) == pending and (src >= 0) == pending, "r_take/r_from/r_then",
+          "all set (a Relic acquired after the returns, R20) or all -1")
+    _need(not pending or r["phase"] == Phase.COVER_RELIC, "r_then", "set only while a "
+          "returned Relic waits for the pile it covers (R20)", then)
+    if r["phase"] == Phase.COVER_RELIC:
+        _need((rec["r_row_n"] > 0).all(), "r_row_n", "no empty Relic Row spot while a Relic "
+              "waits to cover a pile (R12, R20)")
+    if not pending:
+        return
+    held = r["r_held"]
+    _need(held >= 0, "r_held", "a returned Fate Relic while an acquisition waits on the "
+          "returns (R20)", held)
+    _need(0 <= a < r["num_players"], "actor", "the seat returning its Relics (R20)", a)
+    _need(R_IS_FATE[take], "r_take", "a Fate Relic while the old Fate's Relics go back", take)
+    _need(R_IS_FATE[held] and R_FATE[held] != R_FATE[take], "r_held",
+          "a Fate Relic of another Fate than the one acquired (r_take) while it goes back", held)
+    owned = rec["r_owned"][a].astype(np.int64) * R_IS_FATE
+    _need(not owned[R_FATE != R_FATE[held]].any(), "r_owned", "the returning seat's Fate "
+          "Relics all of the returned Relic's Fate (the old Fate) until the new one is taken "
+          "(R20)")
+    _need(bool(rules.can_take_relic(rec, a, take)), "r_take",
+          "a Relic the returning seat has an open Altar for (R19)", take)
+    if src < R_FROM_DECK:
+        m = int(rec["r_row_n"][src])
+        _need(int(rec["r_row"][src, m - 1]) == take, "r_from", "the Relic Row spot topped by "
+              "the Relic acquired (r_take)", src)
+    else:
+        _need(take in rec["r_deck"][: r["r_deck_n"]], "r_from", "the Relic Deck, holding the "
+              "Relic acquired (r_take)", src)
+    _need(then != Phase.SEARCH or src == R_FROM_DECK, "r_from", "the Relic Deck for a flip "
+          "search", src)
+    if then == Phase.MARKET:
+        _need(src < R_FROM_DECK and a == r["turn_player"], "r_then", "a purchase (Marketplace) "
+              "by the turn player from a Relic Row spot", then)
+        _need(not rec["stack_n"][0] and not r["fin"] and r["defender"] < 0, "r_then",
+              "a purchase only in the Marketplace Step (no stack, no Raid)", then)
+
+
 def _check_phase(rec, r: dict, n: int) -> None:
     ph, tp, q = r["phase"], r["turn_player"], r["defender"]
     running = not (rec["terminated"] or rec["truncated"])
+    returning = _returning(r)
+    _check_return(rec, r)
     if ph == Phase.COVER_FAITHFUL:
         _need(bool(rules.any_coverable(rec)), "f_row", "a pile without a Decree on top to cover "
               "(R13)")
     _need((r["f_held"] >= 0) == (ph == Phase.COVER_FAITHFUL), "f_held",
           "set exactly while a revealed Faithful waits for its spot")
     _need((r["r_held"] >= 0) == (ph == Phase.COVER_RELIC), "r_held",
-          "set exactly while a revealed Relic waits for its spot")
+          "set exactly while a revealed (R12) or returned (R20) Relic waits for its spot")
     placing = ph in (Phase.PLACE_CELL, Phase.PLACE_ROT)
     _need((r["t_held"] >= 0) == placing, "t_held", "set exactly while a bought Tile is placed")
     _need((r["sel_cell"] >= 0) == (ph in (Phase.PLACE_ROT, Phase.FLIP_ROT, Phase.MOVE_CELL,
@@ -403,7 +459,8 @@ def _check_phase(rec, r: dict, n: int) -> None:
     _need(not r["draw_in_raid"] or ph == Phase.DRAW, "draw_in_raid", "0 outside a draw")
     # a fight's round (R47, R51) and the Actions taken in it
     in_round = r["fin"] > 0
-    _need(not in_round or ph in ROUND_PHASES, "fin", "0 outside a fight's round and its Actions")
+    _need(not in_round or ph in ROUND_PHASES or returning, "fin",
+          "0 outside a fight's round and its Actions")
     _need(ph != Phase.FINALIZE or in_round, "fin", "set while a round asks a seat")
     _need((r["priority"] >= 0) == in_round, "priority", "set exactly during a fight's round")
     _need(in_round or not r["passes"], "passes", "0 outside a fight's round")
@@ -448,8 +505,9 @@ def _check_phase(rec, r: dict, n: int) -> None:
           "0 while Defending (no round yet)")
     _need(ph != Phase.DEFEND or (rec["bonus"][0] == 0 and (r["picked"] or not rec["bonus"][1])),
           "bonus", "only the Defender's, after a Defender is chosen, while Defending")
-    _need(top == 0 or ph in (Phase.RESPOND, Phase.DRAW, Phase.CYCLE, Phase.FATE_TARGET,
-                             Phase.PICK_DIE, Phase.CHOOSE, Phase.SEARCH),
+    _need(top == 0 or returning or ph in (Phase.RESPOND, Phase.DRAW, Phase.CYCLE,
+                                          Phase.FATE_TARGET, Phase.PICK_DIE, Phase.CHOOSE,
+                                          Phase.SEARCH),
           "stack_n", "0 outside response windows and the decisions of a resolving Action")
     _need(top == 0 or not in_raid or in_round or raid_entry, "stack_n",
           "0 during a Raid outside a fight's round and the raid's Actions")
@@ -458,9 +516,9 @@ def _check_phase(rec, r: dict, n: int) -> None:
         _check_raid_entry(rec, r, bottom, in_round, rolling)
     _need((r["sel_play"] >= 0) == (ph == Phase.FATE_TARGET), "sel_play",
           "set exactly while a target is chosen")
-    _need((r["actor"] >= 0) == (ph in ACTOR_PHASES), "actor",
-          "set exactly while a target, a die or a resolving effect's pick is chosen or a Fate "
-          "card drawn")
+    _need((r["actor"] >= 0) == (ph in ACTOR_PHASES or returning), "actor",
+          "set exactly while a target, a die or a resolving effect's pick is chosen, a Fate "
+          "card drawn or a returned Relic's pile chosen (R20)")
     choosing = ph == Phase.CHOOSE
     _need((r["ch_card"] >= 0) == choosing, "ch_card", "set exactly while an effect's pick is "
           "chosen")

@@ -36,6 +36,7 @@ from .state import (
     NUM_KINDS,
     NUM_PHASES,
     R_DECK_CAP,
+    R_FROM_DECK,
     SHIELD_CAP,
     SPOTS,
 )
@@ -74,8 +75,13 @@ OBS = ObsLayout((
     ObsField("fate_discard", (NC,), "the shared Fate discard by type /4"),
     ObsField("faithful_row", (SPOTS, 1 + NF), "per spot: pile size/10, one-hot top type"),
     ObsField("relic_row", (SPOTS, 1 + NR), "per spot: pile size/10, one-hot top type"),
-    ObsField("held", (NF + NR + 2,), "revealed Faithful and Relic waiting for a spot "
-                                     "(one-hot), bought Tile held, its (type+1)/23 if yours"),
+    ObsField("held", (NF + NR + 2,), "revealed Faithful and revealed or returned (R20) Relic "
+                                     "waiting for a spot (one-hot), bought Tile held, its "
+                                     "(type+1)/23 if yours"),
+    ObsField("relic_return", (NR + R_FROM_DECK + 1,),
+             "a change of Fate waiting on its returns (R20): the Relic acquired when they are "
+             "back (one-hot type), where it is taken from (one-hot Relic Row spot, then the "
+             "Relic Deck); the seat returning is the seat choosing in actions"),
     ObsField("deck_sizes", (7,), "Faithful, Relic, Tile, 4 Fate Deck sizes (/capacity)"),
     ObsField("raid", (2 * MAX_P + 4,), "one-hot Raider, one-hot Defender, moves/32, "
                                        "picked/10, trap discards left/3, Vandals left/3"),
@@ -100,7 +106,7 @@ OBS = ObsLayout((
     ObsField("actions", (MAX_P + 2 + NC + NR + MAX_P,),
              "per seat Prevent points /60, your Fate cost waived, purchase discount/5, "
              "the card awaiting its target (Fate type, then Relic type, one-hot), the seat "
-             "choosing it (one-hot)"),
+             "choosing a target, a die, a pick, a draw or a returned Relic's pile (one-hot)"),
     ObsField("choice", (NC + NR + MAX_P + 3,),
              "a resolving effect's choice (Phase.CHOOSE): its card (Fate type, then Relic "
              "type, one-hot), the seat it targets (one-hot), picks left /3; PROTECT_PARTY "
@@ -121,6 +127,8 @@ O_CDISC = OBS.start("fate_discard")
 O_FROW = OBS.start("faithful_row")
 O_RROW = OBS.start("relic_row")
 O_HELD = OBS.start("held")
+O_RETURN = OBS.start("relic_return")  # the type, then at O_RETURN_FROM the source
+O_RETURN_FROM = O_RETURN + NR
 O_DECKS = OBS.start("deck_sizes")
 O_RAID = OBS.start("raid")
 O_FIGHT = OBS.start("fight")
@@ -220,6 +228,9 @@ def encode(rec, viewer, omniscient, out):
         out[O_HELD + int(rec["f_held"])] = 1.0
     if rec["r_held"] >= 0:
         out[O_HELD + NF + int(rec["r_held"])] = 1.0
+    if rec["r_take"] >= 0:  # public: the acquisition and the row are face up
+        out[O_RETURN + int(rec["r_take"])] = 1.0
+        out[O_RETURN_FROM + int(rec["r_from"])] = 1.0
     if rec["t_held"] >= 0:
         out[O_HELD + NF + NR] = 1.0
         if omniscient or v == tp:

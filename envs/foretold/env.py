@@ -7,8 +7,8 @@
 | Actions | Discrete(343) |
 | Parallel API | No; PettingZoo's `turn_based_aec_to_parallel` wraps it |
 | Agents | `player_0` .. `player_{n-1}`, n in 2-4 |
-| Observation | Dict: `observation` Box(-1, 1, (2921,), float32), `action_mask` Box(0, 1, (343,), int8) |
-| State | Box(-1, 1, (3617,), float32) |
+| Observation | Dict: `observation` Box(-1, 1, (2957,), float32), `action_mask` Box(0, 1, (343,), int8) |
+| State | Box(-1, 1, (3653,), float32) |
 | Render modes | `ansi`, `human`, `rgb_array` (the SVG view as (H, W, 3) uint8) |
 | Ended game | AEC: the mask is all zeros and the agents step with None (PettingZoo's rule); vector and gym envs: every action is marked legal and is ignored |
 | Illegal action | `illegal='raise'` (default) raises; `illegal='lose'` ends the game with -1 for the offender (for mask-blind tools that sample actions) |
@@ -52,19 +52,20 @@ together; their Fate hands as a count; their unflipped deck Tiles without type.
 | 1608-1673 | fate_discard | the shared Fate discard by type /4 | [0, 1] |
 | 1674-1895 | faithful_row | per spot: pile size/10, one-hot top type | [0, 1] |
 | 1896-2075 | relic_row | per spot: pile size/10, one-hot top type | [0, 1] |
-| 2076-2142 | held | revealed Faithful and Relic waiting for a spot (one-hot), bought Tile held, its (type+1)/23 if yours | [0, 1] |
-| 2143-2149 | deck_sizes | Faithful, Relic, Tile, 4 Fate Deck sizes (/capacity) | [0, 1] |
-| 2150-2161 | raid | one-hot Raider, one-hot Defender, moves/32, picked/10, trap discards left/3, Vandals left/3 | [0, 1] |
-| 2162-2269 | fight | dispatched, Defending, Defeated Faithful by type /10 | [0, 1] |
-| 2270-2313 | combat | Raid and Defense dice /6, Combat Rolls /40 (running while the fight is live, R52), Smiting Die/6, per die: assigned to a die-dependent Faithful (R50), dice still to assign /10 | [0, 1] |
-| 2314-2325 | fight_mods | this fight: Raider's and Defender's bonus /10, their maluses /10, win ties (2), extra dice to roll /3 (2), extra recalls /3, round after the Defense / Raid roll (2), dice still to pick /2 | [0, 1] |
-| 2326-2341 | sel_cell | one-hot cell being placed or flipped | [0, 1] |
-| 2342-2347 | misc | Devotees played/10, Fate draws left/3, search in progress, turn/max_turns, rearranging moves made/4, the cell a Tile moves to (cell+1)/16 | [0, 1] |
-| 2348-2350 | num_players | one-hot 2, 3, 4 players | [0, 1] |
-| 2351-2356 | fatesworn | the fatesworn option, then the active Decrees (R88) /3: Tile cost, Fate card price, Smite damage, Heal and gold at the start of a turn | [0, 1] |
-| 2357-2461 | actions | per seat Prevent points /60, your Fate cost waived, purchase discount/5, the card awaiting its target (Fate type, then Relic type, one-hot), the seat choosing it (one-hot) | [0, 1] |
-| 2462-2563 | choice | a resolving effect's choice (Phase.CHOOSE): its card (Fate type, then Relic type, one-hot), the seat it targets (one-hot), picks left /3; PROTECT_PARTY for the Raider's and the Defender's side | [0, 1] |
-| 2564-2920 | stack | effect stack: entries / capacity, seat asked to respond (one-hot), then the top 4 entries (top first), each present + kind, owner, card, target, flags | [0, 1] |
+| 2076-2142 | held | revealed Faithful and revealed or returned (R20) Relic waiting for a spot (one-hot), bought Tile held, its (type+1)/23 if yours | [0, 1] |
+| 2143-2178 | relic_return | a change of Fate waiting on its returns (R20): the Relic acquired when they are back (one-hot type), where it is taken from (one-hot Relic Row spot, then the Relic Deck); the seat returning is the seat choosing in actions | [0, 1] |
+| 2179-2185 | deck_sizes | Faithful, Relic, Tile, 4 Fate Deck sizes (/capacity) | [0, 1] |
+| 2186-2197 | raid | one-hot Raider, one-hot Defender, moves/32, picked/10, trap discards left/3, Vandals left/3 | [0, 1] |
+| 2198-2305 | fight | dispatched, Defending, Defeated Faithful by type /10 | [0, 1] |
+| 2306-2349 | combat | Raid and Defense dice /6, Combat Rolls /40 (running while the fight is live, R52), Smiting Die/6, per die: assigned to a die-dependent Faithful (R50), dice still to assign /10 | [0, 1] |
+| 2350-2361 | fight_mods | this fight: Raider's and Defender's bonus /10, their maluses /10, win ties (2), extra dice to roll /3 (2), extra recalls /3, round after the Defense / Raid roll (2), dice still to pick /2 | [0, 1] |
+| 2362-2377 | sel_cell | one-hot cell being placed or flipped | [0, 1] |
+| 2378-2383 | misc | Devotees played/10, Fate draws left/3, search in progress, turn/max_turns, rearranging moves made/4, the cell a Tile moves to (cell+1)/16 | [0, 1] |
+| 2384-2386 | num_players | one-hot 2, 3, 4 players | [0, 1] |
+| 2387-2392 | fatesworn | the fatesworn option, then the active Decrees (R88) /3: Tile cost, Fate card price, Smite damage, Heal and gold at the start of a turn | [0, 1] |
+| 2393-2497 | actions | per seat Prevent points /60, your Fate cost waived, purchase discount/5, the card awaiting its target (Fate type, then Relic type, one-hot), the seat choosing a target, a die, a pick, a draw or a returned Relic's pile (one-hot) | [0, 1] |
+| 2498-2599 | choice | a resolving effect's choice (Phase.CHOOSE): its card (Fate type, then Relic type, one-hot), the seat it targets (one-hot), picks left /3; PROTECT_PARTY for the Raider's and the Defender's side | [0, 1] |
+| 2600-2956 | stack | effect stack: entries / capacity, seat asked to respond (one-hot), then the top 4 entries (top first), each present + kind, owner, card, target, flags | [0, 1] |
 .. end
 
 ## Action mask
@@ -80,7 +81,10 @@ interchangeable): `play X for gold` plays a Faithful of type X from your Temple;
 discard) or a Relic (a Vandal's target, a Tile's search); cells are `4 * row + col`, row 0
 north; `target seat +k` is the opponent k seats clockwise; `move_from`, `cell` and
 `rotation` rearrange the Temple (R24); `play_fate`, `use_relic` and `ability` are Actions
-answered on the stack, `pass` declines a window (R70). `cancel` is always masked out.
+answered on the stack, `pass` declines a window (R70). `Relic Row spot k` covers pile k
+with a revealed Relic when the row is full (R12), or with a Fate Relic you return on
+changing Fate (R20: acquiring another Fate's Relic returns your old ones first; the pile
+of the Relic you acquire cannot be covered). `cancel` is always masked out.
 
 .. action-table
 | ID | Meaning |

@@ -7,7 +7,8 @@ removals when they turn it), buys the best
 value it can afford (Faithful by combat and gold, passive Relics, Station flips), raids
 when its Raiding Party should win the first fight, dispatches just enough to beat the
 Defense it sees, walks the Marker toward the Heart, defends the Heart with everything,
-and keeps gold makers and defenders in the Temple at Reinforce.
+and keeps gold makers and defenders in the Temple at Reinforce. A Fate Relic it returns on
+changing Fate (R20) covers the pile the opponents would most like to buy.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from .cards import (
     R_B,
     R_COST,
     R_EFFECT,
+    R_FATE,
+    R_IS_FATE,
 )
 from .encode import (
     CELL_SIZE,
@@ -53,6 +56,8 @@ from .encode import (
     O_MODS,
     O_PHASE,
     O_RAID,
+    O_RELICS,
+    O_RETURN,
     O_RROW,
     O_SEATS,
     SEAT_SIZE,
@@ -124,6 +129,7 @@ for _r in range(NR):
 FLIP_WORTH = np.zeros(NT, np.float64)
 FLIP_WORTH[:5] = (2.0, 2.5, 0.5, 1.0, 3.0)  # Entrance, Pathway, Treasury, Sanctum, Heart
 FLIP_WORTH[5:] = 1.5
+FATE_THREAT = 3.0  # a Fate Relic an opponent of its Fate lacks: a step to its R85 win
 
 
 @njit(cache=True)
@@ -375,6 +381,52 @@ def _weakest_target(obs, mask):
 
 
 @njit(cache=True)
+def _returning_for(obs):
+    """R20: the Relic being acquired while my old Fate's Relics go back, or -1."""
+    for r in range(NR):
+        if obs[O_RETURN + r] > 0.5:
+            return r
+    return -1
+
+
+@njit(cache=True)
+def _cover_value(obs, r, fate):
+    """What covering a pile topped by Relic ``r`` denies the opponents, less my loss.
+
+    ``fate``: the Fate I am changing to (its Relics I may collect next).
+    """
+    v = RELIC_VALUE[r]
+    if not R_IS_FATE[r]:
+        return v
+    if R_FATE[r] == fate:
+        return v - FATE_THREAT  # one I may collect next
+    for seat in range(1, MAX_P):  # an opponent holding that Fate and not this Relic
+        o = O_RELICS + seat * NR
+        if obs[o + r] > 0.0:
+            continue
+        for x in range(NR):
+            if R_IS_FATE[x] and R_FATE[x] == R_FATE[r] and obs[o + x] > 0.0:
+                return v + FATE_THREAT
+    return v
+
+
+@njit(cache=True)
+def _return_cover(obs, mask):
+    """R20: cover the pile whose top the opponents would most like to buy."""
+    fate = R_FATE[_returning_for(obs)]
+    best, bv = -1, -1e9
+    for k in range(SPOTS):
+        if mask[SPOT + SPOTS + k]:
+            o = O_RROW + k * (1 + NR) + 1
+            for r in range(NR):
+                if obs[o + r] > 0.5:
+                    v = _cover_value(obs, r, fate)
+                    if v > bv:
+                        best, bv = SPOT + SPOTS + k, v
+    return best
+
+
+@njit(cache=True)
 def act_one(obs, mask, rng):
     """One heuristic decision for the observation ``obs`` with legal ``mask``."""
     ph = _phase(obs)
@@ -489,6 +541,10 @@ def act_one(obs, mask, rng):
             if mask[a] and obs[O_COMBAT + a - PICK_DIE_A] < bv:
                 best, bv = a, obs[O_COMBAT + a - PICK_DIE_A]
         return best
+    if ph == Phase.COVER_RELIC and _returning_for(obs) >= 0:
+        best = _return_cover(obs, mask)
+        if best >= 0:
+            return best
     if ph == Phase.COVER_RELIC or ph == Phase.COVER_FAITHFUL:
         for a in range(SPOT, SPOT + 2 * SPOTS):
             if mask[a]:

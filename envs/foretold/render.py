@@ -43,7 +43,8 @@ LEGEND = ("One line per seat: L Life, G gold, T Temple, P Raiding Party, D Disca
           "the Relic Row list each spot as <spot>:<cards> joined by /, covered cards first "
           "and the top card last (the spot actions name: 'Faithful Row spot 3'); decks: cards left "
           "in the Faithful, Relic, Tile and the four Fate Decks, and in the Fate discard. "
-          "Pending things: reveal F/R the Faithful or Relic just revealed, tile the Tile "
+          "Pending things: reveal F/R the Faithful or Relic just revealed, return R a Fate "
+          "Relic going back on a change of Fate (and the Relic then taken), tile the Tile "
           "being placed, cell a chosen cell, raid s<attacker>>s<defender> at <cell>, fight "
           "<attackers> v <defenders>, dice <attacker's><defender's> = Combat Roll totals. "
           "The picture numbers the cells in each Temple's corner. Type card NAME for a "
@@ -161,7 +162,12 @@ def render_ansi(rec, seat=None) -> str:
     extra = []
     if rec["f_held"] >= 0:
         extra.append(f"reveal F {F_SHORT[int(rec['f_held'])]}")
-    if rec["r_held"] >= 0:
+    if rec["r_take"] >= 0:  # R20: a change of Fate waiting on its returns
+        k = int(rec["r_from"])
+        where = "deck" if k >= SPOTS else f"spot {k}"
+        extra.append(f"return R {R_SHORT[int(rec['r_held'])]} (s{int(rec['actor'])} takes "
+                     f"{R_SHORT[int(rec['r_take'])]} from {where})")
+    elif rec["r_held"] >= 0:
         extra.append(f"reveal R {R_SHORT[int(rec['r_held'])]}")
     if rec["t_held"] >= 0:
         t = int(rec["t_held"])

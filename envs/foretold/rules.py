@@ -115,6 +115,7 @@ from .state import (
     PICK_RELIC,
     PLAY_FATE,
     PLAY_GOLD,
+    R_FROM_DECK,
     REARRANGE_CAP,
     RETREAT,
     ROTATION,
@@ -603,6 +604,9 @@ def reset_game(rec):
     shuffle(rec["t_deck"], m, rng)
     rec["f_held"] = -1
     rec["r_held"] = -1
+    rec["r_take"] = -1
+    rec["r_from"] = -1
+    rec["r_then"] = -1
     rec["t_held"] = -1
     rec["sel_cell"] = -1
     rec["move_to"] = -1
@@ -695,8 +699,8 @@ def set_current(rec):
     elif ph == Phase.RESPOND:
         rec["current_player"] = asked_seat(rec["stack"], rec["stack_n"], rec["num_players"])
     elif (ph == Phase.FATE_TARGET or ph == Phase.DRAW or ph == Phase.PICK_DIE
-          or ph == Phase.CHOOSE or ph == Phase.ASSIGN or ph == Phase.SEARCH) \
-            and rec["actor"] >= 0:
+          or ph == Phase.CHOOSE or ph == Phase.ASSIGN or ph == Phase.SEARCH
+          or ph == Phase.COVER_RELIC) and rec["actor"] >= 0:  # COVER_RELIC: a return (R20)
         rec["current_player"] = int(rec["actor"])
     elif ph == Phase.FINALIZE:
         rec["current_player"] = int(rec["priority"])
@@ -964,28 +968,86 @@ def can_take_relic(rec, p, r):
 
 
 @njit(cache=True)
-def return_to_row(rec, r):
-    """R20: a returned Fate Relic goes to the lowest empty spot, else the smallest pile."""
-    k = lowest_empty(rec["r_row_n"])
-    if k < 0:
-        k = 0
-        for j in range(1, SPOTS):
-            if rec["r_row_n"][j] < rec["r_row_n"][k]:
-                k = j
-    rec["r_row"][k, rec["r_row_n"][k]] = r
-    rec["r_row_n"][k] += 1
+def old_fate_relic(rec, p, r):
+    """R20: the next Fate Relic ``p`` returns before acquiring ``r`` (type order), or -1."""
+    if R_IS_FATE[r]:
+        for o in range(NR):
+            if R_IS_FATE[o] and R_FATE[o] != R_FATE[r] and rec["r_owned"][p, o] > 0:
+                return o
+    return -1
 
 
 @njit(cache=True)
-def take_relic(rec, p, r):
-    """``p`` acquires Relic ``r``: a Fate Relic of another Fate first returns the old ones."""
-    if R_IS_FATE[r]:
-        for o in range(NR):
-            if R_IS_FATE[o] and R_FATE[o] != R_FATE[r]:
-                while rec["r_owned"][p, o] > 0:
-                    rec["r_owned"][p, o] -= 1
-                    return_to_row(rec, o)
+def acquire_relic(rec, p, r, k, then):
+    """R19-R20: ``p`` acquires Relic ``r`` from Relic Row spot ``k`` (or ``R_FROM_DECK``).
+
+    ``then`` is the decision that acquires it (Phase.MARKET, CHOOSE or SEARCH), which goes
+    on when the Relic is taken. The old Fate's Relics go back first (``return_relics``).
+    """
+    rec["r_take"] = r
+    rec["r_from"] = k
+    rec["r_then"] = then
+    rec["actor"] = p
+    return_relics(rec)
+
+
+@njit(cache=True)
+def return_relics(rec):
+    """R20: the old Fate's Relics go back one at a time, then the acquisition completes.
+
+    Each goes to the lowest empty spot; with the row full the returning player picks the
+    pile it covers (Phase.COVER_RELIC), and this continues after that decision.
+    """
+    p = int(rec["actor"])
+    o = old_fate_relic(rec, p, int(rec["r_take"]))
+    while o >= 0:
+        rec["r_owned"][p, o] -= 1
+        k = lowest_empty(rec["r_row_n"])
+        if k < 0:
+            rec["r_held"] = o
+            rec["phase"] = Phase.COVER_RELIC
+            return
+        rec["r_row"][k, 0] = o
+        rec["r_row_n"][k] = 1
+        o = old_fate_relic(rec, p, int(rec["r_take"]))
+    complete_acquisition(rec)
+
+
+@njit(cache=True)
+def return_coverable(rec, k):
+    """R20: a returned Relic may cover Relic pile ``k``: not the acquired Relic's pile."""
+    return rec["r_then"] < 0 or rec["r_from"] != k
+
+
+@njit(cache=True)
+def complete_acquisition(rec):
+    """R20: the old Relics are back; the acquired Relic leaves its pile or the Relic Deck.
+
+    The decision that acquired it (``r_then``) goes on.
+    """
+    p, r, k = int(rec["actor"]), int(rec["r_take"]), int(rec["r_from"])
+    then = int(rec["r_then"])
+    rec["r_take"] = -1
+    rec["r_from"] = -1
+    rec["r_then"] = -1
+    if k < R_FROM_DECK:
+        take_top(rec["r_row"], rec["r_row_n"], k)
+    elif then == Phase.SEARCH:  # R39: the deck is shuffled after (end_search)
+        for i in range(rec["r_deck_n"]):
+            if rec["r_deck"][i] == r:
+                take_at(rec["r_deck"], rec["r_deck_n"], i)
+                rec["r_deck_n"] -= 1
+                break
+    else:  # BUY_ANY: searched and shuffled (section 13)
+        rec["r_deck_n"] = search_deck(rec["r_deck"], int(rec["r_deck_n"]), r, rec["rng"])
     rec["r_owned"][p, r] += 1
+    if then == Phase.MARKET:
+        rec["actor"] = -1
+        rec["phase"] = Phase.MARKET
+    elif then == Phase.SEARCH:
+        end_search(rec)
+    else:
+        end_choice(rec)
 
 
 @njit(cache=True)
@@ -1768,23 +1830,17 @@ def search_deck(deck, n, t, rng):
 
 
 @njit(cache=True)
-def take_from(rec, p, k, t, relic):
-    """BUY_ANY / FREE_BUY: ``p`` acquires card ``t`` from spot ``k``.
+def take_faithful(rec, p, k, t):
+    """BUY_ANY / FREE_BUY: ``p`` acquires Faithful ``t`` from spot ``k``.
 
-    ``k == SPOTS``: by searching the deck, which is shuffled after (section 13).
+    ``k == SPOTS``: by searching the deck, which is shuffled after (section 13). Relics are
+    acquired by ``acquire_relic`` (R20).
     """
-    if relic:
-        if k < SPOTS:
-            take_top(rec["r_row"], rec["r_row_n"], k)
-        else:
-            rec["r_deck_n"] = search_deck(rec["r_deck"], int(rec["r_deck_n"]), t, rec["rng"])
-        take_relic(rec, p, t)
+    if k < SPOTS:
+        take_top(rec["f_row"], rec["f_row_n"], k)
     else:
-        if k < SPOTS:
-            take_top(rec["f_row"], rec["f_row_n"], k)
-        else:
-            rec["f_deck_n"] = search_deck(rec["f_deck"], int(rec["f_deck_n"]), t, rec["rng"])
-        rec["f_discard"][p, t] += 1
+        rec["f_deck_n"] = search_deck(rec["f_deck"], int(rec["f_deck_n"]), t, rec["rng"])
+    rec["f_discard"][p, t] += 1
 
 
 ANY_DIE = -2  # find_die: any die of the side, assigned or not
@@ -1918,18 +1974,23 @@ def choice_apply(rec, act):
     elif e == E_FREE_BUY:
         k = act - SPOT
         if k < SPOTS:
-            take_from(rec, p, k, rec["f_row"][k, rec["f_row_n"][k] - 1], False)
+            take_faithful(rec, p, k, rec["f_row"][k, rec["f_row_n"][k] - 1])
         else:
             k -= SPOTS
-            take_from(rec, p, k, rec["r_row"][k, rec["r_row_n"][k] - 1], True)
+            clear_choice(rec)
+            acquire_relic(rec, p, int(rec["r_row"][k, rec["r_row_n"][k] - 1]), k, Phase.CHOOSE)
+            return
     elif e == E_BUY_ANY:
         add_gold(rec, p, -a)
         if act < PICK_FAITHFUL + NF:
             t = act - PICK_FAITHFUL
-            take_from(rec, p, faithful_source(rec, t), t, False)
+            take_faithful(rec, p, faithful_source(rec, t), t)
         else:
             r = act - PICK_RELIC
-            take_from(rec, p, relic_source(rec, p, r), r, True)
+            k = relic_source(rec, p, r)
+            clear_choice(rec)
+            acquire_relic(rec, p, r, k, Phase.CHOOSE)
+            return
     else:
         o = 1 - fight_side(rec, p)
         if e == E_PAY_REMOVE:
@@ -1937,8 +1998,13 @@ def choice_apply(rec, act):
         take_combatant(rec, p, o, act - PICK_FAITHFUL, e)
         rec["ch_left"] -= 1
         done = rec["ch_left"] <= 0 or not any_removable(rec, o)
-    if not done:
-        return
+    if done:
+        end_choice(rec)
+
+
+@njit(cache=True)
+def end_choice(rec):
+    """CHOOSE: the effect is done; the stack resolves on (R69), or an emptied fight ends."""
     clear_choice(rec)
     rec["actor"] = -1
     if rec["fin"] > 0 and (count(rec["f_fight"][1]) == 0
@@ -1947,6 +2013,14 @@ def choice_apply(rec, act):
         open_raid_window(rec)  # the Heart conquered: its Smite
     else:
         advance(rec)
+
+
+@njit(cache=True)
+def end_search(rec):
+    """R39: the flip search is over: the Relic Deck is shuffled; the stack resolves on."""
+    shuffle(rec["r_deck"], rec["r_deck_n"], rec["rng"])
+    rec["actor"] = -1
+    advance(rec)
 
 
 @njit(cache=True)
@@ -2118,12 +2192,10 @@ def market_apply(rec, a):
         rec["f_discard"][p, t] += 1
     elif a < BUY_RELIC + SPOTS:
         k = a - BUY_RELIC
-        rec["r_row_n"][k] -= 1
-        r = int(rec["r_row"][k, rec["r_row_n"][k]])
-        rec["r_row"][k, rec["r_row_n"][k]] = -1
+        r = int(rec["r_row"][k, rec["r_row_n"][k] - 1])
         add_gold(rec, p, -price(rec, R_COST[r]))
         rec["discount"] = 0
-        take_relic(rec, p, r)
+        acquire_relic(rec, p, r, k, Phase.MARKET)  # R20: the old Fate's Relics go back first
     elif a == BUY_TILE:
         add_gold(rec, p, -price(rec, tile_price(rec)))
         rec["discount"] = 0
@@ -2694,7 +2766,8 @@ def legal_mask(rec, mask):
                 mask[PICK_DIE_A + s * MAX_DICE + i] = 1
     elif ph == Phase.COVER_RELIC:
         for k in range(SPOTS):
-            mask[SPOT + SPOTS + k] = 1
+            if return_coverable(rec, k):
+                mask[SPOT + SPOTS + k] = 1
     elif ph == Phase.COVER_FAITHFUL:
         for k in range(SPOTS):
             if coverable(rec, k):  # R13: never a Decree
@@ -2877,7 +2950,10 @@ def apply_action(rec, a):
         rec["r_row"][k, rec["r_row_n"][k]] = rec["r_held"]
         rec["r_row_n"][k] += 1
         rec["r_held"] = -1
-        reveal_faithful(rec)
+        if rec["r_then"] >= 0:
+            return_relics(rec)  # R20: the next old Relic, then the acquisition
+        else:
+            reveal_faithful(rec)
     elif ph == Phase.COVER_FAITHFUL:
         k = a - SPOT
         rec["f_row"][k, rec["f_row_n"][k]] = rec["f_held"]
@@ -2924,18 +3000,11 @@ def apply_action(rec, a):
     elif ph == Phase.FLIP_ROT:
         push_flip(rec, p, int(rec["sel_cell"]), a - ROTATION)
     elif ph == Phase.SEARCH:
-        if a != PASS:
-            r = a - PICK_RELIC
-            for i in range(rec["r_deck_n"]):
-                if rec["r_deck"][i] == r:
-                    take_at(rec["r_deck"], rec["r_deck_n"], i)
-                    rec["r_deck_n"] -= 1
-                    break
-            take_relic(rec, int(rec["actor"]), r)
-        shuffle(rec["r_deck"], rec["r_deck_n"], rec["rng"])
         rec["search"] = 0
-        rec["actor"] = -1
-        advance(rec)
+        if a == PASS:
+            end_search(rec)
+        else:  # R20: the old Fate's Relics go back first, then the deck is searched
+            acquire_relic(rec, int(rec["actor"]), a - PICK_RELIC, R_FROM_DECK, Phase.SEARCH)
     elif ph == Phase.RAID_TARGET:
         if a == PASS:
             start_reinforce(rec)

@@ -27,6 +27,7 @@ MAX_P = 4
 CELLS = 16
 SPOTS = 6  # spots per Marketplace row (designed: R5)
 PILE_CAP = 80  # cards one row pile can hold (more than a whole deck)
+R_FROM_DECK = SPOTS  # r_from: the acquired Relic is taken from the Relic Deck (R20)
 F_DECK_CAP = 96
 R_DECK_CAP = 48
 T_DECK_CAP = 32
@@ -66,7 +67,7 @@ ENTRANCE_CELL = 1
 class Phase(IntEnum):
     """Whose decision it is and about what."""
 
-    COVER_RELIC = 0  # a revealed Relic covers a chosen pile (R12)
+    COVER_RELIC = 0  # a revealed (R12) or returned (R20) Relic covers a chosen pile
     COVER_FAITHFUL = 1  # a revealed Faithful covers a chosen pile (R12)
     MARKET = 2  # the Marketplace Step (R14)
     DRAW = 3  # draw a Fate card: choose the deck (R77)
@@ -176,7 +177,14 @@ GAME_FIELDS = [
     ("r_row_n", np.int16, (SPOTS,)),
     ("r_owned", np.int8, (MAX_P, NR)),
     ("r_out", np.int8, (NR,)),
-    ("r_held", np.int8),
+    ("r_held", np.int8),  # a revealed (R12) or returned (R20) Relic waiting for its pile (-1)
+    # R20: a Fate Relic of another Fate being acquired while the old Fate's Relics go back
+    # (-1 none): its type, where it is taken from when they are back (a Relic Row spot, or
+    # R_FROM_DECK), and the decision that acquires it (Phase.MARKET a purchase, Phase.CHOOSE
+    # an effect, Phase.SEARCH a flip search), which goes on after
+    ("r_take", np.int8),
+    ("r_from", np.int8),
+    ("r_then", np.int8),
     # Fate cards
     ("c_deck", np.int8, (4, FATE_DECK_CAP)),
     ("c_deck_n", np.int16, (4,)),

@@ -11,6 +11,7 @@ from fatezoo.envs.foretold import SPEC, rules
 from fatezoo.envs.foretold.cards import HEART
 from fatezoo.envs.foretold.heuristic import act_one
 from fatezoo.envs.foretold.state import (
+    BUY_RELIC,
     DIRECTION,
     NUM_ACTIONS,
     PASS,
@@ -22,8 +23,9 @@ from fatezoo.envs.foretold.state import (
 )
 
 from .test_fate import C, give_card, quiet_market
+from .test_fate_switch import COVER, wisdom_buyer
 from .test_fight import defended
-from .test_rules import F, act, raid_ready, ready
+from .test_rules import F, act, give_relic, raid_ready, ready
 
 
 def choice(states):
@@ -96,3 +98,16 @@ def test_marker_walks_the_doorway_path_to_the_heart():
     assert choice(states) == DIRECTION + 3  # West
     act(states, DIRECTION + 3)
     assert choice(states) == DIRECTION + 2  # South, onto the Heart
+
+
+def test_heuristic_covers_the_pile_an_opponent_wants():
+    # R20: returning a Fate Relic to a full row, the heuristic covers the pile whose top the
+    # opponents would most like to buy: the Shield of Grace, a step to seat 1's four Grace
+    # Relics (it holds the Crown), not the Crown of Chaos of the Fate it changes to
+    states = wisdom_buyer(3, ["Runestone"], ["Crown of Chaos"], ["Ward"], ["Sword of Chaos"],
+                          ["Shield of Grace"], ["War Horn"])
+    rec = states[0]
+    give_relic(rec, 1, "Crown of Grace")
+    act(states, BUY_RELIC + 3)
+    assert rec["phase"] == Phase.COVER_RELIC and rec["current_player"] == 0
+    assert choice(states) == COVER + 4
