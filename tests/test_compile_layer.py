@@ -227,6 +227,24 @@ def test_compile_notice_once_per_first_use_and_silent_from_cache(tmp_path):
     assert runs[1].stderr.strip() == "", "loading from the cache prints nothing"
 
 
+def test_every_game_quotes_its_compile_seconds_in_the_notice():
+    """Each game declares its measured cold seconds per entry point; the notice says them."""
+    import io
+
+    from fatezoo.envs.core.compile_notice import CompileNotice
+    from fatezoo.envs.core.registry import get_spec
+
+    for game in ALL_GAMES:
+        seconds = get_spec(game).compile_seconds
+        assert set(seconds) == {"aec", "vector", "heuristic", "ismcts"}, game
+        assert all(0 < v < 600 for v in seconds.values()), (game, seconds)
+        out = io.StringIO()
+        CompileNotice(stream=out)._announce({"key": (game, "the AEC env"), "said": False})
+        assert out.getvalue() == (f"fatezoo: compiling {game} kernels for the AEC env (first "
+                                  f"use; about {seconds['aec']:.0f} s on 2 cores; later runs "
+                                  "load them from the cache)\n")
+
+
 def test_every_kernel_uses_the_core_njit():
     """A kernel decorated with numba's own njit would compile once per literal again."""
     import importlib
