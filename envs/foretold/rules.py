@@ -849,18 +849,30 @@ def start_turn(rec):
 
 
 @njit(cache=True)
+def place_relic(rec, x) -> bool:
+    """Relic ``x`` onto the lowest empty Relic Row spot; with none, held for a cover.
+
+    Returns False when the row is full: ``x`` is then ``r_held`` and the phase is
+    COVER_RELIC, the owner's choice of the pile it covers (R12, R20).
+    """
+    k = lowest_empty(rec["r_row_n"])
+    if k < 0:
+        rec["r_held"] = x
+        rec["phase"] = Phase.COVER_RELIC
+        return False
+    rec["r_row"][k, 0] = x
+    rec["r_row_n"][k] = 1
+    return True
+
+
+@njit(cache=True)
 def reveal_relic(rec):
     if rec["r_deck_n"] > 0:
         rec["r_deck_n"] -= 1
         x = rec["r_deck"][rec["r_deck_n"]]
         rec["r_deck"][rec["r_deck_n"]] = -1
-        k = lowest_empty(rec["r_row_n"])
-        if k < 0:
-            rec["r_held"] = x
-            rec["phase"] = Phase.COVER_RELIC
+        if not place_relic(rec, x):
             return
-        rec["r_row"][k, 0] = x
-        rec["r_row_n"][k] = 1
     reveal_faithful(rec)
 
 
@@ -1002,13 +1014,8 @@ def return_relics(rec):
     o = old_fate_relic(rec, p, int(rec["r_take"]))
     while o >= 0:
         rec["r_owned"][p, o] -= 1
-        k = lowest_empty(rec["r_row_n"])
-        if k < 0:
-            rec["r_held"] = o
-            rec["phase"] = Phase.COVER_RELIC
+        if not place_relic(rec, o):
             return
-        rec["r_row"][k, 0] = o
-        rec["r_row_n"][k] = 1
         o = old_fate_relic(rec, p, int(rec["r_take"]))
     complete_acquisition(rec)
 
