@@ -126,10 +126,11 @@ def check_render(game: str, num_players: int = 2, steps: int = 12) -> None:
             assert isinstance(img, np.ndarray) and img.dtype == np.uint8 and img.ndim == 3 \
                 and img.shape[2] == 3, f"{game}: rgb_array render gave {type(img).__name__} " \
                 f"{getattr(img, 'shape', '')}"
-            assert np.array_equal(img, rasterize(spec.render_svg(env.record, seat))), \
+            svg = spec.render_svg(env.record, seat)
+            assert np.array_equal(img, rasterize(svg)), \
                 f"{game}: rgb_array is not the picture of render_svg (seat {seat})"
             assert (img != img[0, 0]).any(), f"{game}: rgb_array picture is blank"
-            over = overflowing_text(spec.render_svg(env.record, seat))
+            over = overflowing_text(svg)
             assert not over, f"{game}: text cut in the picture (seat {seat}): {over[0]}"
         if not env.agents or env.terminations[env.agent_selection]:
             break

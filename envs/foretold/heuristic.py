@@ -138,11 +138,17 @@ def _count(obs, o):
 
 
 @njit(cache=True)
-def _phase(obs):
-    for k in range(NUM_PHASES):
-        if obs[O_PHASE + k] > 0.5:
+def _first_set(obs, o, n):
+    """The first of the ``n`` 0/1 entries from ``obs[o]`` that is set, or -1."""
+    for k in range(n):
+        if obs[o + k] > 0.5:
             return k
     return -1
+
+
+@njit(cache=True)
+def _phase(obs):
+    return _first_set(obs, O_PHASE, NUM_PHASES)
 
 
 @njit(cache=True)
@@ -383,10 +389,7 @@ def _weakest_target(obs, mask):
 @njit(cache=True)
 def _returning_for(obs):
     """R20: the Relic being acquired while my old Fate's Relics go back, or -1."""
-    for r in range(NR):
-        if obs[O_RETURN + r] > 0.5:
-            return r
-    return -1
+    return _first_set(obs, O_RETURN, NR)
 
 
 @njit(cache=True)
