@@ -1,4 +1,16 @@
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# The session's numba cache: built one game per process before the workers start (below)
+GAME_CACHE = ROOT / ".test-numba-cache"
+DIGESTS_ENV = "FATEZOO_TEST_GAME_DIGESTS"  # where that build's per-game digests are
 
 
 def pytest_addoption(parser):
@@ -8,6 +20,59 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "long: only with --long")
+    if _builds_game_cache(config):
+        build_game_cache(int(config.getoption("numprocesses")))
+
+
+def _builds_game_cache(config) -> bool:
+    """Whether this is the controller of xdist workers in a run of the whole suite.
+
+    Such a run first builds every game's kernels one game per process into ``GAME_CACHE``
+    (``tests/test_compile_layer.py`` then checks every game in one process on that cache),
+    and its workers and notebooks run on that cache, so that the suite compiles each game
+    once. A user's own ``NUMBA_CACHE_DIR`` is left alone.
+    """
+    if hasattr(config, "workerinput") or "NUMBA_CACHE_DIR" in os.environ:
+        return False
+    jobs = config.getoption("numprocesses", None)
+    if not isinstance(jobs, int) or jobs < 1:
+        return False
+    whole = {ROOT / "tests", ROOT / "tests" / "test_compile_layer.py"}
+    args = [Path(a.split("::")[0]).resolve() for a in config.args] or [ROOT / "tests"]
+    return any(a in whole for a in args)
+
+
+def build_game_cache(jobs: int) -> None:
+    """Run every entry point of each game in a process of its own, ``jobs`` at once.
+
+    The processes share ``GAME_CACHE`` (fresh in CI; later runs load from it), their
+    digests go to ``GAME_CACHE/digests.json``, and this process's environment then points
+    the workers at both.
+    """
+    from fatezoo.envs.core.registry import game_names, get_spec
+    from fatezoo.training.firstuse import ENTRY_NAMES, child
+
+    GAME_CACHE.mkdir(exist_ok=True)
+    # the longest first, so that the two lanes end together
+    games = sorted(game_names(), key=lambda g: -sum(get_spec(g).compile_seconds.values()))
+    start = time.perf_counter()
+    print(f"building every game's kernels one game per process, {jobs} at once, into "
+          f"{GAME_CACHE.name}/ (minutes on a fresh checkout)", file=sys.stderr, flush=True)
+
+    def one(game):
+        try:
+            out = child(game, ENTRY_NAMES, str(GAME_CACHE))["digests"]
+        except RuntimeError as e:  # the compile-layer test reports it
+            out = {"error": str(e)}
+        print(f"  {game}: {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+        return game, out
+
+    with ThreadPoolExecutor(jobs) as pool:
+        digests = dict(pool.map(one, games))
+    path = GAME_CACHE / "digests.json"
+    path.write_text(json.dumps(digests, indent=1))
+    os.environ["NUMBA_CACHE_DIR"] = str(GAME_CACHE)
+    os.environ[DIGESTS_ENV] = str(path)
 
 
 def _game_of(item, games):

@@ -20,6 +20,8 @@ import pytest
 import fatezoo
 from fatezoo.training.firstuse import ENTRY_NAMES
 
+from .conftest import DIGESTS_ENV
+
 RECORD_MODULE = '''
 import numpy as np
 {njit_import}
@@ -128,6 +130,42 @@ def test_concurrent_saves_keep_every_signature(tmp_path):
     assert out[1] == "6", "every signature loads from the cache"
 
 
+CHAIN_MODULE = '''
+import numpy as np
+from fatezoo.envs.core import numba_fixes
+from fatezoo.envs.core.jit import njit
+
+
+@njit(cache=True)
+def leaf(x):
+    return x * 2 + 1
+
+
+@njit(cache=True)
+def middle(x):
+    return leaf(x) + leaf(x + 1)
+
+
+@njit(cache=True)
+def top(x):
+    return middle(x) * middle(x - 1)
+
+
+print(top(3), top(np.int64(-7)), [n for n in numba_fixes.OPTIMISED if n != "nrt"])
+'''
+
+
+def test_a_call_graph_is_optimised_once_at_its_top_level_kernel(tmp_path):
+    """Only the kernel called from Python runs LLVM's whole-module passes; same results."""
+    (tmp_path / "chainmod.py").write_text(CHAIN_MODULE)
+    once = _run(["chainmod.py"], tmp_path / "once", cwd=tmp_path).split(" ", 2)
+    every = _run(["chainmod.py"], tmp_path / "every", cwd=tmp_path,
+                 FATEZOO_OPTIMISE_EVERY_LIBRARY="1").split(" ", 2)
+    assert once[:2] == every[:2] == ["192", "672"]
+    assert once[2].strip() == "['top']"  # neither middle nor leaf
+    assert every[2].strip() == "[]"  # numba's own finalize: the fix is not installed
+
+
 # ---------------------------------------------------------------- every game, every entry
 
 ALL_GAMES = list(fatezoo.GAMES)
@@ -160,9 +198,8 @@ def _single_game_digests(games, cache, jobs):
         return dict(pool.map(one, games))
 
 
-def _check_games_together(tmp_path, jobs, games=ALL_GAMES):
-    cache = tmp_path / "cache"
-    alone = _single_game_digests(games, cache, jobs)
+def _check_games_together(tmp_path, cache, alone, games):
+    """Every entry point of ``games`` in one process, both orders, on ``cache``."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     script = tmp_path / "multi.py"
     script.write_text(MULTI_GAME)
@@ -170,31 +207,43 @@ def _check_games_together(tmp_path, jobs, games=ALL_GAMES):
     together = json.loads(_run([str(script), *games], cache, cwd=root,
                                PYTHONPATH=path).splitlines()[-1])
     for game in games:
+        assert "error" not in alone[game], f"{game}: {alone[game].get('error')}"
         for run in together[game]:  # both orders
             assert run.pop("golden"), f"{game}: golden playthrough differs with every game loaded"
             assert run == alone[game], f"{game}: entry points differ with every game loaded"
-    return cache
+    if games == ALL_GAMES:
+        out = _run(["-c", "import sys; from fatezoo.training.cli import main; sys.exit(main())",
+                    "bench", "all", "--seconds", "0.2", "--envs", "64"], cache)
+        for game in ALL_GAMES:
+            assert game in out
+
+
+# The suite's own cache (tests/conftest.py) is every game built one game per process, two
+# at once, from a fresh cache in CI, so the check of all five on it costs no compiling.
+# The one-at-a-time build pays for its own: the two smallest games in CI (any two games
+# share the drivers whose symbols collided), every game with --long.
+SEQUENTIAL_SHORT = ["fatefell", "forgotten_city"]
 
 
 @pytest.mark.xdist_group("compile_sequential")
-def test_every_game_in_one_process_cache_built_one_game_per_process(tmp_path):
-    cache = _check_games_together(tmp_path, jobs=1)
-    out = _run(["-c", "import sys; from fatezoo.training.cli import main; sys.exit(main())",
-                "bench", "all", "--seconds", "0.2", "--envs", "64"], cache)
-    for game in ALL_GAMES:
-        assert game in out
-
-
-# The two smallest games in CI, every game with --long: any two games built at once save
-# into the shared core kernels' cache index together, which is what the lock must keep
-# whole; a build of all five costs about 900 s of CI's 2 cores on top of the one above.
-CONCURRENT_SHORT = ["fatefell", "forgotten_city"]
+def test_every_game_in_one_process_cache_built_one_game_per_process(tmp_path, long_run):
+    games = ALL_GAMES if long_run else SEQUENTIAL_SHORT
+    cache = tmp_path / "cache"
+    _check_games_together(tmp_path, cache, _single_game_digests(games, cache, jobs=1), games)
 
 
 @pytest.mark.xdist_group("compile_concurrent")
 def test_every_game_in_one_process_cache_built_two_at_once(tmp_path, long_run):
-    _check_games_together(tmp_path, jobs=2, games=ALL_GAMES if long_run else CONCURRENT_SHORT)
-
+    digests = os.environ.get(DIGESTS_ENV)
+    if digests:  # the session's cache, built before the workers started
+        with open(digests) as f:
+            alone = json.load(f)
+        assert sorted(alone) == sorted(ALL_GAMES)
+        _check_games_together(tmp_path, os.environ["NUMBA_CACHE_DIR"], alone, ALL_GAMES)
+        return
+    games = ALL_GAMES if long_run else SEQUENTIAL_SHORT
+    cache = tmp_path / "cache"
+    _check_games_together(tmp_path, cache, _single_game_digests(games, cache, jobs=2), games)
 
 
 # ---------------------------------------------------------------- the first-use notice
