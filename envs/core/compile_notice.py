@@ -5,11 +5,11 @@ load them from numba's cache in about a second and print nothing. The listener b
 watches numba's compile events: when a top-level compile of a fatezoo kernel is still
 running after ``NOTICE_AFTER`` seconds it writes, once per game and entry point::
 
-    fatezoo: compiling villainous kernels for the AEC env (first use; about 70 s on 2
+    fatezoo: compiling villainous kernels for the AEC env (first use; about 45 s on 2
     cores; later runs load them from the cache)
 
 and, when that compile ends, ``fatezoo: villainous kernels for the AEC env compiled in
-68 s``. ``fatezoo compile GAME`` compiles every entry point ahead of use. Set
+44 s``. ``fatezoo compile GAME`` compiles every entry point ahead of use. Set
 ``FATEZOO_QUIET_COMPILE=1`` to silence the notices (``FATEZOO_COMPILE_NOTICE_AFTER``
 sets the seconds before one).
 """
