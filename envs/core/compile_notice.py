@@ -23,6 +23,8 @@ import time
 
 from numba.core import event, types
 
+from .numba_fixes import COMPILE_DEPTH  # registered first: counts this compile
+
 NOTICE_AFTER = float(os.environ.get("FATEZOO_COMPILE_NOTICE_AFTER", 2.0))  # seconds before it
 
 # top-level kernel (qualified name) -> the entry point a user reaches it through
@@ -84,9 +86,7 @@ class CompileNotice(event.Listener):
 
     def on_start(self, ev):
         """A compile begins: time the outermost one of this thread."""
-        depth = getattr(self.local, "depth", 0)
-        self.local.depth = depth + 1
-        if depth:
+        if COMPILE_DEPTH.now() > 1:
             return
         data = ev.data or {}
         game = game_of(data.get("dispatcher"), data.get("args", ()))
@@ -116,8 +116,7 @@ class CompileNotice(event.Listener):
 
     def on_end(self, ev):
         """A compile ends: close the notice of the outermost one."""
-        self.local.depth -= 1
-        if self.local.depth:
+        if COMPILE_DEPTH.now():
             return
         job = getattr(self.local, "job", None)
         self.local.job = None

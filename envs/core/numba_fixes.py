@@ -45,6 +45,8 @@ import hashlib
 import os
 import threading
 
+from numba.core import event
+
 _APPLIED = "_fatezoo_fixed"
 
 
@@ -105,8 +107,13 @@ def lock_cache_saves() -> None:
     setattr(cls, _APPLIED, True)
 
 
-class _CompileDepth:
-    """How many dispatcher compiles are running on this thread (numba's compile events)."""
+class _CompileDepth(event.Listener):
+    """How many dispatcher compiles are running on this thread (numba's compile events).
+
+    Registered when this module is imported, before any other fatezoo listener, so a later
+    listener sees the depth with its own compile counted (1 in the outermost one's
+    ``on_start``, 0 in its ``on_end``).
+    """
 
     def __init__(self):
         self.local = threading.local()
@@ -122,6 +129,7 @@ class _CompileDepth:
 
 
 COMPILE_DEPTH = _CompileDepth()
+event.register("numba:compile", COMPILE_DEPTH)
 OPTIMISED: list = []  # names of the libraries whose whole module this process optimised
 
 
@@ -131,17 +139,12 @@ def optimise_once() -> None:
     Skipped when ``FATEZOO_OPTIMISE_EVERY_LIBRARY=1`` (numba's own behaviour, for
     measuring against it).
     """
-    from numba.core import codegen, event
+    from numba.core import codegen
 
     cls = codegen.CPUCodeLibrary
     if getattr(cls, _APPLIED, False) or os.environ.get("FATEZOO_OPTIMISE_EVERY_LIBRARY") == "1":
         return
 
-    class Listener(event.Listener):
-        on_start = COMPILE_DEPTH.on_start
-        on_end = COMPILE_DEPTH.on_end
-
-    event.register("numba:compile", Listener())
     whole_module = cls._optimize_final_module
 
     def _optimize_final_module(self):
