@@ -42,6 +42,27 @@ def _builds_game_cache(config) -> bool:
     return any(a in whole for a in args)
 
 
+def game_digests(games, cache, jobs: int, done=None) -> dict:
+    """Every entry point of each game run in a fresh process on ``cache``, ``jobs`` at once.
+
+    Returns game -> the entry points' digests, or ``{"error": ...}`` for a process that
+    failed (the compile-layer test reports it); ``done(game)`` is called as each ends.
+    """
+    from fatezoo.training.firstuse import ENTRY_NAMES, child
+
+    def one(game):
+        try:
+            out = child(game, ENTRY_NAMES, str(cache))["digests"]
+        except RuntimeError as e:
+            out = {"error": str(e)}
+        if done:
+            done(game)
+        return game, out
+
+    with ThreadPoolExecutor(jobs) as pool:
+        return dict(pool.map(one, games))
+
+
 def build_game_cache(jobs: int) -> None:
     """Run every entry point of each game in a process of its own, ``jobs`` at once.
 
@@ -50,7 +71,6 @@ def build_game_cache(jobs: int) -> None:
     the workers at both.
     """
     from fatezoo.envs.core.registry import game_names, get_spec
-    from fatezoo.training.firstuse import ENTRY_NAMES, child
 
     GAME_CACHE.mkdir(exist_ok=True)
     # the longest first, so that the two lanes end together
@@ -59,16 +79,10 @@ def build_game_cache(jobs: int) -> None:
     print(f"building every game's kernels one game per process, {jobs} at once, into "
           f"{GAME_CACHE.name}/ (minutes on a fresh checkout)", file=sys.stderr, flush=True)
 
-    def one(game):
-        try:
-            out = child(game, ENTRY_NAMES, str(GAME_CACHE))["digests"]
-        except RuntimeError as e:  # the compile-layer test reports it
-            out = {"error": str(e)}
+    def done(game):
         print(f"  {game}: {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
-        return game, out
 
-    with ThreadPoolExecutor(jobs) as pool:
-        digests = dict(pool.map(one, games))
+    digests = game_digests(games, GAME_CACHE, jobs, done)
     path = GAME_CACHE / "digests.json"
     path.write_text(json.dumps(digests, indent=1))
     os.environ["NUMBA_CACHE_DIR"] = str(GAME_CACHE)

@@ -20,7 +20,7 @@ import pytest
 import fatezoo
 from fatezoo.training.firstuse import ENTRY_NAMES
 
-from .conftest import DIGESTS_ENV
+from .conftest import DIGESTS_ENV, game_digests
 
 RECORD_MODULE = '''
 import numpy as np
@@ -189,15 +189,6 @@ print(json.dumps(out))
 '''
 
 
-def _single_game_digests(games, cache, jobs):
-    def one(game):
-        out = _run(["-m", "fatezoo.training.firstuse", game, *ENTRY_NAMES], cache)
-        return game, json.loads(out.strip().splitlines()[-1])["digests"]
-
-    with ThreadPoolExecutor(jobs) as pool:
-        return dict(pool.map(one, games))
-
-
 def _check_games_together(tmp_path, cache, alone, games):
     """Every entry point of ``games`` in one process, both orders, on ``cache``."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -218,6 +209,11 @@ def _check_games_together(tmp_path, cache, alone, games):
             assert game in out
 
 
+def _check_fresh_build(tmp_path, games, jobs):
+    cache = tmp_path / "cache"
+    _check_games_together(tmp_path, cache, game_digests(games, cache, jobs), games)
+
+
 # The suite's own cache (tests/conftest.py) is every game built one game per process, two
 # at once, from a fresh cache in CI, so the check of all five on it costs no compiling.
 # The one-at-a-time build pays for its own: the two smallest games in CI (any two games
@@ -227,9 +223,7 @@ SEQUENTIAL_SHORT = ["fatefell", "forgotten_city"]
 
 @pytest.mark.xdist_group("compile_sequential")
 def test_every_game_in_one_process_cache_built_one_game_per_process(tmp_path, long_run):
-    games = ALL_GAMES if long_run else SEQUENTIAL_SHORT
-    cache = tmp_path / "cache"
-    _check_games_together(tmp_path, cache, _single_game_digests(games, cache, jobs=1), games)
+    _check_fresh_build(tmp_path, ALL_GAMES if long_run else SEQUENTIAL_SHORT, jobs=1)
 
 
 @pytest.mark.xdist_group("compile_concurrent")
@@ -241,9 +235,7 @@ def test_every_game_in_one_process_cache_built_two_at_once(tmp_path, long_run):
         assert sorted(alone) == sorted(ALL_GAMES)
         _check_games_together(tmp_path, os.environ["NUMBA_CACHE_DIR"], alone, ALL_GAMES)
         return
-    games = ALL_GAMES if long_run else SEQUENTIAL_SHORT
-    cache = tmp_path / "cache"
-    _check_games_together(tmp_path, cache, _single_game_digests(games, cache, jobs=2), games)
+    _check_fresh_build(tmp_path, ALL_GAMES if long_run else SEQUENTIAL_SHORT, jobs=2)
 
 
 # ---------------------------------------------------------------- the first-use notice
