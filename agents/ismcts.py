@@ -172,8 +172,8 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
 def search_batch(work, work_u8, root_u8, sims, c, depth, use_policy, words, num_actions,
                  obs_size, actions, visits, prior):
     """:func:`search_row` for every row, in parallel."""
-    for i in prange(work.shape[0]):
-        actions[i] = search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy,
+    for i in prange(work.shape[0]):  # a prange index is unsigned: one search_row for both
+        actions[i] = search_row(work, work_u8, root_u8, np.int64(i), sims, c, depth, use_policy,
                                 words[i], num_actions, obs_size, visits[i], prior)
 
 

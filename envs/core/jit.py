@@ -9,7 +9,11 @@ LLVM on its own; in Villainous one kernel was compiled 33 times. The dispatcher 
 compiles a call from jitted code for the argument types *widened*: literals become their
 plain type, and signed integers narrower than 64 bits become ``int64`` (numba already
 computes with small signed integers as ``int64``, so the callee's arithmetic is
-unchanged). The caller then converts its arguments to that one signature. A function
+unchanged), and an array nested in a record (``rec["zone"]``, typed by its shape) becomes
+the plain C-contiguous array of its dtype and rank, so that one helper serves two zone
+tables of different sizes and a record's cache and a scratch array alike (the value is
+the same struct; :func:`_nested_as_array` is the cast). The caller then converts its
+arguments to that one signature. A function
 whose body needs a literal argument (a tuple index, say) fails to type with the widened
 types and is compiled for the exact ones, as numba would.
 
@@ -22,6 +26,7 @@ from __future__ import annotations
 from numba import njit as _numba_njit
 from numba import types
 from numba.core import errors, typing
+from numba.core.imputils import lower_cast
 from numba.core.registry import CPUDispatcher
 
 from . import compile_notice, numba_fixes  # noqa: F401  (before anything compiles)
@@ -32,7 +37,15 @@ def widened(t):
     t = types.unliteral(t)
     if isinstance(t, types.Integer) and t.signed and t.bitwidth < 64:
         return types.int64
+    if isinstance(t, types.NestedArray):
+        return types.Array(t.dtype, t.ndim, "C", readonly=not t.mutable, aligned=t.aligned)
     return t
+
+
+@lower_cast(types.NestedArray, types.Array)
+def _nested_as_array(context, builder, fromty, toty, val):
+    """A record's nested array as a plain array: both are numba's array struct, unchanged."""
+    return val
 
 
 class KernelDispatcher(CPUDispatcher):

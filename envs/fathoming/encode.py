@@ -152,18 +152,18 @@ def encode(rec, viewer, omniscient, out):
     the record.
     """
     if props_key_matches(rec):
-        _encode(rec, viewer, omniscient, out, rec["eff"], rec["eff_cls"])
+        props, cls = rec["eff"], rec["eff_cls"]
     else:
         props, cls = new_props()
         compute_props(rec, props, cls)
-        _encode(rec, viewer, omniscient, out, props, cls)
+    _encode(rec, viewer, omniscient, out, props, cls)
 
 
 # inlined into ``encode``: as a called function it took ``out`` (a row of the batch's
 # observation array) as an argument, and numba kept three reference-count pairs at its
 # entry and exit (LLVM IR: 3 NRT_incref/NRT_decref calls in ``_encode``, none after
 # inlining), one of them an atomic on the batch array that the threads of a batched step
-# share; the two call sites of ``encode`` each get a copy
+# share. One call site: each inlined copy is typed again (seconds of first-use compile)
 @njit(cache=True, inline="always")
 def _encode(rec, viewer, omniscient, out, props, cls):
     # Hot (every step of every game): the record's arrays are read once into locals (a
@@ -311,7 +311,7 @@ def _encode(rec, viewer, omniscient, out, props, cls):
 @njit(cache=True)
 def encode_state(rec, out):
     """The full state: the player to act's view with the opponent's hand shown."""
-    encode(rec, rec["current_player"], True, out)
+    encode(rec, rec["current_player"], 1, out)
 
 
 _ = CLASS_BIT

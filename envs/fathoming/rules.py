@@ -313,7 +313,7 @@ def _effect(props, cls, op, prop, value, sel, seat, src_s, src_k, clsmask, first
                 props[s, k, prop] = value
 
 
-@njit(cache=True, inline="always")  # hot: no call overhead
+@njit(cache=True)  # a call: _layers makes five, each an inlined copy would be typed again
 def _card_statics(props, cls, kind, seat, src_s, src_k, first, specific):
     """A card's static effects (``specific``: only the SELF/EQUIPPED ones)."""
     for j in range(ST_N[kind]):
@@ -334,7 +334,7 @@ def _find_warrior(rec, c):
     return -1, -1
 
 
-@njit(cache=True, inline="always")  # hot: no call overhead
+@njit(cache=True)  # a call: _layers makes six (see _card_statics)
 def _temps(rec, t, tn, props, cls, layer, first, specific):
     """The temporary effects of ``layer`` in creation order (R23 ``TURN_*``).
 
@@ -550,7 +550,7 @@ def board_props(rec):
 
 @njit(cache=True)
 def new_props():
-    return np.zeros((2, SLOTS, NUM_PROPS), np.int64), np.zeros((2, SLOTS), np.int64)
+    return np.zeros((2, SLOTS, NUM_PROPS), np.int16), np.zeros((2, SLOTS), np.int16)
 
 
 @njit(cache=True)
@@ -1191,7 +1191,7 @@ def needs_target(rec, p, kind):
     if n < 0:
         return False
     if CTYPE[kind] == WARRIOR:
-        out = np.zeros(NUM_TARGETS, np.int64)
+        out = np.zeros(NUM_TARGETS, np.int8)
         return selector_targets(rec, p, ABIL[kind, n, A_TARGET], ABIL[kind, n, A_EFFECT],
                                 ABIL[kind, n, A_VALUE], out, 0) > 0
     return True
