@@ -1,4 +1,4 @@
-"""Two defects of numba's on-disk cache and one of its compile cost, removed at import.
+"""Two defects of numba's on-disk cache and two of its compile cost, removed at import.
 
 **Symbols that carry the game.** Numba names a compiled function by its qualified name,
 a per-process counter (the ``v<n>`` ABI tag) and the mangled argument types, and it
@@ -32,10 +32,26 @@ module and optimises it again with its own code, so a kernel ``d`` calls deep is
 :func:`optimise_once` runs the whole-module passes only for a library that is not a
 callee being compiled for another compile, the top-level kernel called from Python; its
 callees keep numba's per-function passes, and the top-level kernel optimises the linked
-whole once, inlining across it as before. A callee's own machine code is used only if
-Python later calls it directly, without the whole-module passes; the core's entry kernels
-(``kernels._row``, ``_rows_parallel``, ``_rows_serial``, ``first_bad_action``, a game's
-``act_serial``, ISMCTS's ``search_*``) are called from Python only.
+whole once, inlining across it as before. A parallel kernel (one ``prange`` loop) is four
+libraries, each linking the one below: the loop body (a gufunc, optimised), two wrappers
+and the kernel; only the body's library is optimised (:func:`is_parfor_wrapper`,
+:func:`runs_a_parfor`), where all four were.
+
+**Machine code emitted cheaply where it never runs.** Numba also emits machine code for
+every library at once, each with its linked callees, at -O3: the AEC env's first Foretold
+step spent 13 of its 41 s emitting code for callee libraries, although the code that runs
+is the top-level kernel's own linked copy of them. :func:`emit_callees_fast` emits a
+callee's library, and a parallel kernel's loop body and wrappers, at -O0 on a second JIT
+engine of the process: numba still gets the entry address and the object code it caches,
+and the code of a callee runs only if Python calls the callee itself (tests do), correct
+and slower. The core's entry kernels (``kernels._row``, ``_rows_parallel``,
+``_rows_serial``, ``first_bad_action``, ``serial_random_actions``, a game's
+``act_serial``, ISMCTS's ``search_batch`` and ``search_serial``) are called from Python
+only, compiled as top-level kernels at -O3. A library loaded from the cache goes to the
+main engine, as numba puts it.
+
+``FATEZOO_OPTIMISE_EVERY_LIBRARY=1`` restores numba's own behaviour for both compile-cost
+fixes, for measuring against it.
 """
 
 from __future__ import annotations
@@ -133,6 +149,33 @@ event.register("numba:compile", COMPILE_DEPTH)
 OPTIMISED: list = []  # names of the libraries whose whole module this process optimised
 
 
+def is_parfor_wrapper(library) -> bool:
+    """Whether ``library`` is one of the wrappers numba puts around a ``prange`` loop's body.
+
+    A parallel kernel compiles its loop body as a gufunc (an optimised library of its own),
+    then two wrapper libraries and the kernel itself, each linking the one below, so the
+    whole call graph was optimised four times. The body's library is optimised; the
+    wrappers only call it, so their whole-module passes would re-optimise the same code.
+    """
+    name = library.name
+    return name == "parallelgufuncwrapper" or name.startswith("<numba.np.ufunc.wrappers.")
+
+
+def is_parfor_body(library) -> bool:
+    """Whether ``library`` is a ``prange`` loop's body compiled as a gufunc."""
+    return library.name.startswith("__numba_parfor_gufunc")
+
+
+def runs_a_parfor(library) -> bool:
+    """Whether ``library`` links a ``prange`` loop's wrapper (a parallel kernel).
+
+    The core's parallel kernels (``kernels._rows_parallel``, ``batch_random_actions``,
+    ISMCTS's ``search_batch``) are one ``prange`` loop and nothing else: their own code
+    launches the loop, and everything they run is in the loop body's optimised library.
+    """
+    return any(is_parfor_wrapper(lib) for lib in library._linking_libraries)
+
+
 def optimise_once() -> None:
     """Optimise a call graph's whole module once, at its top-level kernel (idempotent).
 
@@ -148,7 +191,7 @@ def optimise_once() -> None:
     whole_module = cls._optimize_final_module
 
     def _optimize_final_module(self):
-        if COMPILE_DEPTH.now() <= 1:
+        if COMPILE_DEPTH.now() <= 1 and not is_parfor_wrapper(self) and not runs_a_parfor(self):
             OPTIMISED.append(self.name)
             whole_module(self)
 
@@ -156,11 +199,106 @@ def optimise_once() -> None:
     setattr(cls, _APPLIED, True)
 
 
+_CALLEE_ENGINE = "_fatezoo_callee_engine"
+CALLEE_CODEGEN: list = []  # names of the libraries this process emitted on the callee engine
+_LAST_ENGINE: list = [None]  # the engine of the library finalized last (its env is set next)
+
+
+def _new_engine(codegen, opt: int):
+    """A JIT engine of ``codegen``'s process emitting machine code at ``-O<opt>``."""
+    import llvmlite.binding as ll
+    from numba.core import codegen as numba_codegen
+
+    options = {"opt": opt}
+    codegen._customize_tm_options(options)
+    target = ll.Target.from_triple(ll.get_process_triple())
+    empty = ll.parse_assembly(str(codegen._create_empty_module("fatezoo_engine")))
+    engine = numba_codegen.JitEngine(
+        ll.create_mcjit_compiler(empty, target.create_target_machine(**options)))
+    cls = codegen._library_class
+    engine.set_object_cache(cls._object_compiled_hook, cls._object_getbuffer_hook)
+    return engine
+
+
+def _callee_engine(codegen):
+    """The engine of the process's callee libraries (-O0), made on first use."""
+    engine = getattr(codegen, _CALLEE_ENGINE, None)
+    if engine is None:
+        engine = _new_engine(codegen, 0)
+        setattr(codegen, _CALLEE_ENGINE, engine)
+    return engine
+
+
+def engine_role(library, depth: int) -> str:
+    """``"callee"`` or ``"top"``: the engine a library being finalized goes to.
+
+    A library compiled for another compile (``depth > 1``) or loaded from the cache while
+    another compile types its call (``depth >= 1``: a load raises no compile event), and a
+    parallel kernel's loop body and wrappers, are callees; the rest are top-level kernels.
+    """
+    loaded = getattr(library, "_compiled_object", None) is not None
+    if depth > (0 if loaded else 1) or is_parfor_wrapper(library) or is_parfor_body(library):
+        return "callee"
+    return "top"
+
+
+def emit_callees_fast() -> None:
+    """Callee code at -O0 on a shared engine; each top-level kernel on an engine of its own.
+
+    A top-level kernel's object holds linked copies of its callees; on an engine of its
+    own it runs those copies, never another library's (-O0) code of the same symbol.
+    Idempotent; skipped when ``FATEZOO_OPTIMISE_EVERY_LIBRARY=1``.
+    """
+    from numba.core import codegen
+
+    lib = codegen.JITCodeLibrary
+    if lib.__dict__.get(_APPLIED) or os.environ.get("FATEZOO_OPTIMISE_EVERY_LIBRARY") == "1":
+        return
+    finalize_module = lib._finalize_final_module
+
+    def _finalize_final_module(self):
+        main = self._codegen._engine
+        if engine_role(self, COMPILE_DEPTH.now()) == "callee":
+            engine = _callee_engine(self._codegen)
+            CALLEE_CODEGEN.append(self.name)
+        else:
+            engine = _new_engine(self._codegen, 3)
+        self._fatezoo_engine = _LAST_ENGINE[0] = engine
+        self._codegen._engine = engine
+        try:
+            finalize_module(self)
+            if self._shared_module is not None:  # loaded: numba registers its symbols on main
+                engine._load_defined_symbols(self._shared_module)
+        finally:
+            self._codegen._engine = main
+
+    def get_pointer_to_function(self, name):
+        self._ensure_finalized()
+        engine = self._fatezoo_engine
+        return engine.get_function_address(name) if engine.is_symbol_defined(name) else 0
+
+    def set_env(self, env_name, env):
+        import ctypes
+
+        engine = _LAST_ENGINE[0]
+        if engine is None or not engine.is_symbol_defined(env_name):
+            raise RuntimeError(f"fatezoo: numba set environment {env_name!r} of a library "
+                               "that was not finalized last")
+        address = engine.get_global_value_address(env_name)
+        (ctypes.c_void_p * 1).from_address(address)[0] = ctypes.c_void_p(id(env))
+
+    lib._finalize_final_module = _finalize_final_module
+    lib.get_pointer_to_function = get_pointer_to_function
+    codegen.JITCPUCodegen.set_env = set_env
+    setattr(lib, _APPLIED, True)
+
+
 def apply() -> None:
-    """Apply the three fixes (called when ``fatezoo.envs.core`` is imported)."""
+    """Apply the four fixes (called when ``fatezoo.envs.core`` is imported)."""
     mangle_records_by_content()
     lock_cache_saves()
     optimise_once()
+    emit_callees_fast()
 
 
 apply()
