@@ -17,6 +17,8 @@ ROOTS = {  # import package -> folder
     "fatezoo.training": "training",
 }
 GAME_FILES = ["RULES.md", "data/*", "data/**/*"]
+# the shipped baseline policies (``baseline`` agent spec): weights and training command
+AGENT_FILES = ["baselines/*.npz", "baselines/*.json"]
 
 
 def discover():
@@ -36,6 +38,7 @@ def discover():
     for game in sorted(p for p in packages if p.count(".") == 2 and p.startswith("fatezoo.envs.")
                        and p != "fatezoo.envs.core"):
         package_data[game] = GAME_FILES
+    package_data["fatezoo.agents"] = AGENT_FILES
     return packages, package_dir, package_data
 
 

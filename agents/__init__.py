@@ -7,6 +7,8 @@ Specs (``fatezoo arena --agents``, ``fatezoo play --opponents``, :func:`make_age
     ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40,prior=10,seed=0]
                                         information-set MCTS (any subset of the options)
     ppo:path/to/model.zip               a MaskablePPO checkpoint (a pickle: trusted files only)
+    baseline[:v1]                       the game's shipped baseline policy, played with numpy
+    baseline:path/to/file.npz           a policy exported by ``fatezoo export-baseline``
     rllib:path/to/checkpoint            an RLlib checkpoint of ``fatezoo train --backend rllib``
                                         (the ray extra; pickles: trusted files only)
     human                               a person at the terminal
@@ -15,13 +17,15 @@ Specs (``fatezoo arena --agents``, ``fatezoo play --opponents``, :func:`make_age
 from __future__ import annotations
 
 from .base import Agent, HeuristicAgent, RandomAgent
+from .baseline import BaselineAgent
 from .human import HumanAgent
 from .ismcts import ISMCTSAgent
 from .policy import PolicyAgent
 from .rllib import RllibAgent
 
 AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent,
-          "ppo": PolicyAgent, "rllib": RllibAgent, "human": HumanAgent}
+          "ppo": PolicyAgent, "rllib": RllibAgent, "human": HumanAgent,
+          "baseline": BaselineAgent}
 
 _ISMCTS_OPTIONS = {"sims": int, "rollout": str, "c": float, "depth": int, "prior": float,
                    "seed": int}
@@ -71,13 +75,16 @@ def make_agent(spec: str, game: str, num_players: int = 2, seed=None) -> Agent:
         if not rest:
             raise ValueError("ppo: give the checkpoint path, e.g. ppo:runs/model.zip")
         return PolicyAgent(rest, game, seed=seed)
+    if name == "baseline":
+        return BaselineAgent(game, rest, seed=seed)
     if name == "rllib":
         if not rest:
             raise ValueError("rllib: give the checkpoint folder, e.g. rllib:runs/<run>/checkpoint")
         return RllibAgent(rest, game, seed=seed)
     raise ValueError(f"unknown agent spec {spec!r}; expected one of random, heuristic, "
-                     "ismcts[:sims=N,...], ppo:PATH, rllib:PATH, human")
+                     "ismcts[:sims=N,...], ppo:PATH, baseline[:v1|:FILE.npz], rllib:PATH, "
+                     "human")
 
 
-__all__ = ["AGENTS", "Agent", "HeuristicAgent", "HumanAgent", "ISMCTSAgent", "PolicyAgent",
-           "RandomAgent", "RllibAgent", "make_agent", "parse_options"]
+__all__ = ["AGENTS", "Agent", "BaselineAgent", "HeuristicAgent", "HumanAgent", "ISMCTSAgent",
+           "PolicyAgent", "RandomAgent", "RllibAgent", "make_agent", "parse_options"]

@@ -156,7 +156,7 @@ def _asker(agent):
 
 def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarray,
                num_players: int, options: dict | None = None, progress: Progress | None = None,
-               rng: np.ndarray | None = None):
+               rng: np.ndarray | None = None, score_field: str | None = None):
     """Play one batch of games to the end on a vector env.
 
     Every row's result depends only on its seed, its seating and its agents' streams, not
@@ -174,10 +174,13 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
         progress: a bar advanced by one per finished game.
         rng: (B, n, 4) int64 generator words of each seat's agent stream, advanced in
             place; None: :func:`seat_rng_words` of each seed.
+        score_field: a record field holding each seat's score (``"total"``, ``"vp"``...):
+            its final values come back as a fourth array.
 
     Returns:
         (returns (B, n) float32 total rewards per seat, truncated (B,) bool, lengths (B,)
-        int64 decisions asked of the agents in each game).
+        int64 decisions asked of the agents in each game), and with ``score_field`` the
+        final scores (B, n) float64.
     """
     b = len(seeds)
     if rng is None:
@@ -218,30 +221,39 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
         if progress is not None and newly.any():
             progress.update(int(newly.sum()))
     returns = vec.states["returns"][:, :num_players].astype(np.float32)
+    if score_field is not None:
+        scores = vec.states[score_field][:, :num_players].astype(np.float64)
+        return returns, truncated, lengths, scores
     return returns, truncated, lengths
+
+
+def played_arrays(games: int, num_players: int, score_field: str | None = None) -> list:
+    """Zeroed per-game result arrays as :func:`play_games` returns them (to fill by rows)."""
+    out = [np.zeros((games, num_players), np.float32), np.zeros(games, bool),
+           np.zeros(games, np.int64)]
+    return out + [np.zeros((games, num_players), np.float64)] if score_field else out
 
 
 def play_games(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarray,
                num_players: int, options: dict | None = None, batch: int = 256,
-               progress: Progress | None = None):
+               progress: Progress | None = None, score_field: str | None = None):
     """Play games ``batch`` at a time with :func:`play_batch`; per-game results.
 
     Row ``g`` of the results depends only on ``seeds[g]``, ``seat_agents[g]`` and the
     agents, so any split of the rows (batch sizes, workers) gives the same rows.
 
     Returns:
-        (returns (G, n) float32, truncated (G,) bool, lengths (G,) int64), as
-        :func:`play_batch`.
+        (returns (G, n) float32, truncated (G,) bool, lengths (G,) int64) and with
+        ``score_field`` the final scores (G, n), as :func:`play_batch`.
     """
-    g = len(seeds)
-    returns = np.zeros((g, num_players), np.float32)
-    truncated = np.zeros(g, bool)
-    lengths = np.zeros(g, np.int64)
-    for lo in range(0, g, batch):
-        hi = min(lo + batch, g)
-        returns[lo:hi], truncated[lo:hi], lengths[lo:hi] = play_batch(
-            game, agents, seat_agents[lo:hi], seeds[lo:hi], num_players, options, progress)
-    return returns, truncated, lengths
+    out = played_arrays(len(seeds), num_players, score_field)
+    for lo in range(0, len(seeds), batch):
+        hi = min(lo + batch, len(seeds))
+        rows = play_batch(game, agents, seat_agents[lo:hi], seeds[lo:hi], num_players,
+                          options, progress, score_field=score_field)
+        for array, part in zip(out, rows):
+            array[lo:hi] = part
+    return tuple(out)
 
 
 def replay_game(game: str, agents: list, seating, game_seed: int, num_players: int = 2,
@@ -283,7 +295,7 @@ def replay_game(game: str, agents: list, seating, game_seed: int, num_players: i
 def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int = 2,
               seed: int = 0, batch: int = 256, options: dict | None = None,
               progress: bool | None = False, prior_games: float = 1.0,
-              runner=None) -> dict:
+              runner=None, score_field: str | None = None) -> dict:
     """Play ``games`` games between ``agents`` and return matrices and ratings.
 
     Args:
@@ -302,9 +314,13 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
             :func:`fatezoo.training.ratings.fit_ratings`).
         runner: who plays the games: None plays them here (:func:`play_games`); else a
             callable ``runner(game, specs, agent_seeds, seat_agents, seeds, num_players,
-            options, batch, progress)`` returning what :func:`play_games` returns for the
-            agents ``make_agent(specs[i], game, num_players, seed=agent_seeds[i])``
-            (:mod:`fatezoo.training.ray_arena` plays them on Ray workers).
+            options, batch, progress, score_field=None)`` returning what
+            :func:`play_games` returns for the agents ``make_agent(specs[i], game,
+            num_players, seed=agent_seeds[i])`` (:mod:`fatezoo.training.ray_arena` plays
+            them on Ray workers).
+        score_field: a record field holding each seat's score: the result then has
+            ``score_margin`` (row agent -> column agent -> mean of the row seat's final
+            score minus the column seat's, over their pairings).
 
     Returns:
         A JSON-able dict: ``agents``, ``matrix`` / ``counts`` / ``ci`` (row agent ->
@@ -312,7 +328,9 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
         -> wins + ties/2), ``wins``/``ties``/``losses`` (same shape), ``ratings`` (label
         -> rating, se, ci, theta), ``rating_model``,
         ``prior_games``, ``per_agent`` (games and overall
-        score rate), ``lineups``, ``truncated``, ``steps`` and ``seconds``.
+        score rate), ``lineups``, ``truncated``, ``steps``, ``seconds`` and ``outcomes``
+        (``[finishing groups of agent indices, games]`` pairs, what the ratings are fitted
+        to).
     """
     spec = get_spec(game)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
@@ -343,15 +361,18 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     bar = ProgressReport(games, f"{game} arena", enabled=progress, unit="games",
                          eta_after=min(batch, games))
     seat_table = table[lineup_of]
+    more = {} if score_field is None else {"score_field": score_field}
     try:
         if runner is None:
-            returns, trunc, lengths = play_games(game, players, seat_table, seeds,
-                                                 num_players, options, batch, bar)
+            played = play_games(game, players, seat_table, seeds, num_players, options, batch,
+                                bar, **more)
         else:
-            returns, trunc, lengths = runner(game, specs, agent_seeds, seat_table, seeds,
-                                           num_players, options, batch, bar)
+            played = runner(game, specs, agent_seeds, seat_table, seeds, num_players, options,
+                            batch, bar, **more)
     finally:
         bar.close()
+    returns, trunc, lengths = played[:3]
+    margins = np.zeros((k, k))
     truncated = int(trunc.sum())
     for g in range(games):
         seats = tuple(int(a) for a in seat_table[g])
@@ -362,6 +383,8 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
             a, b = seats[s], seats[t]
             if a == b:
                 continue
+            if score_field is not None:
+                margins[a, b] += played[3][g, s] - played[3][g, t]
             if ret[s] > ret[t]:
                 wins[a, b] += 1
             elif ret[s] == ret[t]:
@@ -386,6 +409,11 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
             cnt[a][b] = n
             sc[a][b] = float(score[i, j])
             w[a][b], t_[a][b], l_[a][b] = int(wins[i, j]), int(ties[i, j]), int(losses[i, j])
+    if score_field is not None:
+        mean = np.divide(margins, counts, out=np.full((k, k), np.nan), where=counts > 0)
+        more["score_margin"] = {a: {b: None if np.isnan(mean[i, j]) else float(mean[i, j])
+                                    for j, b in enumerate(labels) if j != i}
+                                for i, a in enumerate(labels)}
     per_agent = {}
     for i, a in enumerate(labels):
         n = int(counts[i].sum())
@@ -403,6 +431,9 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
         "truncated": truncated, "steps": int(lengths.sum()), "seconds": seconds,
         "game_length": {"median": float(np.median(lengths)), "mean": float(lengths.mean()),
                         "min": int(lengths.min()), "max": int(lengths.max())},
+        "outcomes": [[[list(group) for group in groups], int(n)]
+                     for groups, n in sorted(outcomes.items())],
+        **more,
     }
 
 

@@ -15,6 +15,10 @@ Commands (each works for every registered game)::
     fatezoo compile [GAME|all] [--jobs N]          compile every entry point ahead of use
     fatezoo train GAME [--timesteps N]             MaskablePPO self-play on the batched core
                    [--backend rllib]               ... or RLlib PPO on Ray, one policy for all seats
+    fatezoo eval GAME AGENT [--protocol v1]        score card: AGENT against the protocol's suite
+                   [--players N,M] [--games N]     (win rates, score margins, a fixed-scale rating)
+    fatezoo eval GAME --calibrate                  the suite's anchor ratings for the protocol
+    fatezoo export-baseline RUN_OR_ZIP [--out F]   a train checkpoint as a numpy baseline file
 
 A game's own options (its ``option_defaults``) become flags of ``play``, ``arena`` and
 ``bench`` when the game is named: ``fatezoo play fatefell --advanced --seasons 2``. A
@@ -35,7 +39,8 @@ from fatezoo.envs.core.registry import game_names, get_spec
 
 from .options import add_game_options, add_train_arguments, game_options, train_reward_help
 
-COMMANDS = ("list", "docs", "play", "replay", "arena", "bench", "train", "compile")
+COMMANDS = ("list", "docs", "play", "replay", "arena", "bench", "train", "compile", "eval",
+            "export-baseline")
 PPO_NOTE = ("ppo:PATH loads a MaskablePPO checkpoint, which is a pickle: loading one can run "
             "any code it holds, so load only checkpoints you made or trust. rllib:PATH (a "
             "checkpoint of fatezoo train --backend rllib) holds pickles too.")
@@ -76,8 +81,8 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--opponent", default="heuristic",
                    help="agent spec for the other seats: random, heuristic (default), "
-                        "ismcts[:sims=N,...], ppo:PATH or rllib:PATH (pickles: trusted files "
-                        "only)")
+                        "ismcts[:sims=N,...], baseline[:v1|:FILE.npz], ppo:PATH or rllib:PATH "
+                        "(pickles: trusted files only)")
     p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     p.add_argument("--save", default=None, metavar="FILE",
                    help="write the game record JSON here at the end (for fatezoo replay)")
@@ -96,7 +101,8 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--agents", default="random,heuristic",
                    help="comma-separated agent specs: random, heuristic, "
-                        "ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40,prior=10], ppo:PATH, "
+                        "ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40,prior=10], "
+                        "baseline[:v1|:FILE.npz], ppo:PATH, "
                         "rllib:PATH (pickles: trusted files only), human (key=value parts "
                         "continue "
                         "the agent before; default random,heuristic)")
@@ -164,6 +170,50 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                    help="with --backend rllib: the Ray cluster to train on (auto, host:6379, "
                         "ray://host:10001; default: a local Ray for the run)")
     add_game_options(p, game, reward_default=train_reward_help(game))
+
+    p = sub.add_parser("eval", help="score card of an agent against a fixed suite of opponents",
+                       description="Score card of AGENT on a versioned protocol: it plays each "
+                       "suite member (random, heuristic, ismcts:sims=200, baseline:v1) over "
+                       "the protocol's seeds and every seating; win rate (ties half) with 95% "
+                       "CIs, mean score margin, and one rating on the protocol's fixed scale. "
+                       "docs/EVALUATION.md says what a protocol fixes.", epilog=PPO_NOTE)
+    p.add_argument("game", help=f"one of: {games}")
+    p.add_argument("agent", nargs="?", default=None,
+                   help="any agent spec (random, heuristic, ismcts[:...], baseline[:v1|:FILE], "
+                        "ppo:PATH, rllib:PATH)")
+    p.add_argument("--protocol", default="v1", help="protocol version (default v1)")
+    p.add_argument("--players", default=None, metavar="N[,M...]",
+                   help="player counts, comma-separated (default: 2, the game's default)")
+    p.add_argument("--games", type=int, default=None,
+                   help="games per opponent instead of the protocol's (the card says so)")
+    p.add_argument("--batch", type=int, default=256,
+                   help="games run at once (the card does not depend on it; default 256)")
+    p.add_argument("--calibrate", action="store_true",
+                   help="instead of a card: the suite round robin that measures the "
+                        "protocol's anchor ratings, printed as lines to declare")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plot", default=None, metavar="OUT.png",
+                   help="also save the card's win rates as a PNG")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress (default: a bar on a terminal, else a line every 30 s)")
+    p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                   help="play the games on Ray workers (the ray extra), as fatezoo arena "
+                        "--ray; same card")
+    p.add_argument("--ray-workers", type=int, default=None, metavar="N",
+                   help="with --ray: game chunks played at once")
+
+    p = sub.add_parser("export-baseline", help="a train checkpoint as a numpy baseline file",
+                       description="Write the policy network of a fatezoo train checkpoint "
+                       "as a .npz that the baseline agent plays with numpy (no torch), and a "
+                       "JSON sidecar with the training command. Loading the checkpoint "
+                       "unpickles it: trusted files only.")
+    p.add_argument("source", metavar="RUN_OR_ZIP",
+                   help="a fatezoo train run folder (its checkpoints/final.zip) or a .zip")
+    p.add_argument("--out", default=None, metavar="FILE.npz",
+                   help="where to write (default: beside the checkpoint); the sidecar is "
+                        "FILE.json. Ship one as agents/baselines/<game>_v1.npz")
+    p.add_argument("--game", default=None,
+                   help="the game, when neither the run folder nor the spaces tell it")
     return parser
 
 
@@ -393,8 +443,74 @@ def cmd_train(args) -> int:
     return run_rllib_command(opts, runners, args.address)
 
 
+def _players(text: str | None) -> list[int] | None:
+    """``--players 2,3`` as ints; a one-line error naming the bad part."""
+    if text is None:
+        return None
+    try:
+        return [int(p) for p in text.split(",") if p.strip()]
+    except ValueError:
+        raise ValueError(f"--players {text!r}: expected player counts such as 2 or 2,3,4") \
+            from None
+
+
+def cmd_eval(args) -> int:
+    """``fatezoo eval``."""
+    from .evaluation import (
+        calibrate_protocol,
+        evaluate_agent,
+        format_anchors,
+        format_card,
+        plot_card,
+    )
+
+    if args.ray_workers is not None and args.ray is None:
+        raise ValueError("--ray-workers needs --ray [ADDRESS]")
+    kwargs = dict(protocol=args.protocol, players=_players(args.players), games=args.games,
+                  batch=args.batch, progress=False if args.no_progress else None,
+                  ray=args.ray, ray_workers=args.ray_workers)
+    if args.calibrate:
+        if args.agent is not None or args.plot:
+            raise ValueError("--calibrate measures the suite: give no AGENT and no --plot")
+        anchors = calibrate_protocol(args.game, **kwargs)
+        print(json.dumps({str(n): a for n, a in anchors.items()}) if args.json
+              else format_anchors(args.game, anchors))
+        return 0
+    if args.agent is None:
+        raise ValueError("eval: name the AGENT to score (e.g. fatezoo eval "
+                         f"{args.game} heuristic), or give --calibrate")
+    if args.plot:
+        check_plot_path(args.plot)  # before any game is played
+    try:
+        card = evaluate_agent(args.game, args.agent, **kwargs)
+    except RuntimeError as err:  # a Ray chunk lost more workers than it may rerun
+        raise ValueError(one_line(err)) from None
+    print(json.dumps(card) if args.json else format_card(card))
+    if args.plot:
+        plot_card(card, args.plot)
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return 0
+
+
+def cmd_export_baseline(args) -> int:
+    """``fatezoo export-baseline``."""
+    from .baseline_export import export_baseline
+
+    if args.game is not None:
+        get_spec(args.game)
+    if args.out is not None:
+        check_output_path("--out", args.out, "baseline.npz")
+    side = export_baseline(args.source, args.out, args.game)
+    out = args.out or os.path.splitext(side["checkpoint"])[0] + ".npz"
+    print(f"wrote {out} ({side['game']}, layers {side['layers']}) and its sidecar "
+          f"{out[:-4]}.json; play it with: fatezoo arena {side['game']} "
+          f"--agents heuristic,baseline:{out}")
+    return 0
+
+
 HANDLERS = {"list": cmd_list, "docs": cmd_docs, "play": cmd_play, "replay": cmd_replay,
-            "arena": cmd_arena, "bench": cmd_bench, "train": cmd_train, "compile": cmd_compile}
+            "arena": cmd_arena, "bench": cmd_bench, "train": cmd_train, "compile": cmd_compile,
+            "eval": cmd_eval, "export-baseline": cmd_export_baseline}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -455,6 +455,45 @@ def options_from_args(args: argparse.Namespace) -> TrainOptions:
     return opts
 
 
-__all__ = ["LR_SCHEDULES", "REWARDS", "TrainOptions", "VECS", "add_game_options",
-           "add_train_arguments", "game_options", "options_from_args", "train_preset",
-           "train_reward_help"]
+MACHINE_FIELDS = ("out_dir", "run_name", "progress", "log_every", "verbose")  # not the policy
+
+
+def _arg(value) -> str:
+    """A flag's value as the command line reads it back (ints without ``_``)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return _show(value)
+
+
+def train_command(options: dict) -> str:
+    """The ``fatezoo train`` command that trains with ``options`` (a run's options.json).
+
+    Only the fields that differ from the game's preset are written (the rest are what the
+    command takes without a flag), leaving out where the run was kept and how it logged
+    (:data:`MACHINE_FIELDS`).
+    """
+    game = options["game"]
+    preset = dataclasses.asdict(TrainOptions(game))
+    words = ["fatezoo", "train", game]
+    for f in dataclasses.fields(TrainOptions):
+        if f.name == "game" or f.name in MACHINE_FIELDS or f.name not in options:
+            continue
+        value = options[f.name]
+        value = tuple(value) if isinstance(value, list) else value
+        if value == preset[f.name]:
+            continue
+        if f.name == "game_options":
+            words += [f"--option {k}={json.dumps(v)}" for k, v in sorted(value.items())]
+        elif f.name in ("reward", "max_turns"):
+            words.append(f"{_flag(f.name)} {_arg(value)}")
+        elif isinstance(value, bool):
+            words.append(_flag(f.name) if value else "--no-" + _flag(f.name)[2:])
+        else:
+            flag = f.metadata["flag"] or _flag(f.name)
+            words.append(f"{flag} {_arg(value)}")
+    return " ".join(words)
+
+
+__all__ = ["LR_SCHEDULES", "MACHINE_FIELDS", "REWARDS", "TrainOptions", "VECS",
+           "add_game_options", "add_train_arguments", "game_options", "options_from_args",
+           "train_command", "train_preset", "train_reward_help"]

@@ -143,8 +143,15 @@ def fit_ratings(labels, games, prior_games: float = 1.0, max_iter: int = 200) ->
     return fit_outcomes(labels, outcomes, prior_games, max_iter)
 
 
-def fit_outcomes(labels, outcomes, prior_games: float = 1.0, max_iter: int = 200) -> dict:
-    """:func:`fit_ratings` from outcome counts: ``{finishing_groups(...): games}``."""
+def fit_outcomes(labels, outcomes, prior_games: float = 1.0, max_iter: int = 200,
+                 anchors: dict | None = None) -> dict:
+    """:func:`fit_ratings` from outcome counts: ``{finishing_groups(...): games}``.
+
+    ``anchors``: label -> rating held fixed (a fixed scale: ``fatezoo eval`` rates an agent
+    against its suite's declared ratings). The other agents are fitted around them and
+    nothing is re-centred; an anchor's ``se`` is 0. None: every agent is free and the
+    ratings have mean 1500.
+    """
     labels = list(labels)
     k = len(labels)
     if k < 2:
@@ -152,6 +159,11 @@ def fit_outcomes(labels, outcomes, prior_games: float = 1.0, max_iter: int = 200
     if not (isinstance(prior_games, (int, float)) and math.isfinite(prior_games)
             and prior_games >= 0):
         raise ValueError(f"prior_games must be a finite number >= 0, got {prior_games!r}")
+    anchors = dict(anchors or {})
+    for lab, rating in anchors.items():
+        if lab not in labels or not math.isfinite(rating):
+            raise ValueError(f"anchor {lab!r}: {rating!r} must be a finite rating of one of "
+                             f"{labels}")
     for groups in outcomes:
         for a in (a for g in groups for a in g):
             if not 0 <= a < k:
@@ -161,13 +173,17 @@ def fit_outcomes(labels, outcomes, prior_games: float = 1.0, max_iter: int = 200
         if len({a for g in groups for a in g}) > 1:  # one agent alone tells nothing
             terms.add_game(groups, int(outcomes[groups]))
     c, m, w = terms.arrays()
-    theta = np.zeros(k)
+    fixed = np.array([lab in anchors for lab in labels])
+    free = ~fixed
+    theta = np.array([(anchors[lab] - ELO_BASE) / ELO_SCALE if lab in anchors else 0.0
+                      for lab in labels])
     f, g, h = _objective(theta, c, m, w, prior_games)
     if not len(w) and prior_games == 0:
         raise ValueError("no games between different agents to fit ratings to")
     converged = False
     for _ in range(max_iter):
-        step = np.linalg.pinv(-h) @ g
+        step = np.zeros(k)
+        step[free] = np.linalg.pinv(-h[np.ix_(free, free)]) @ g[free]
         t = 1.0
         while True:  # backtracking line search: the objective is concave
             cand = theta + t * step
@@ -179,19 +195,24 @@ def fit_outcomes(labels, outcomes, prior_games: float = 1.0, max_iter: int = 200
         if np.max(np.abs(t * step)) < 1e-10:
             converged = True
             break
-    info = np.linalg.eigvalsh(-h)  # ascending; with no prior one is 0 (a common shift)
-    weakest = info[1] if prior_games == 0 else info[0]
+    info = np.linalg.eigvalsh(-h[np.ix_(free, free)])  # ascending
+    # with no prior and no anchor one eigenvalue is 0 (a common shift)
+    weakest = info[1] if prior_games == 0 and not anchors else info[0] if len(info) else 1.0
     if not converged or weakest <= 1e-9 * max(1.0, float(w.sum())) \
             or np.max(np.abs(theta)) > 30:
         raise ValueError("the ratings do not converge: an agent won (or lost) every game; "
                          "fit with prior_games > 0")
-    theta = theta - theta.mean()
-    centre = np.eye(k) - 1.0 / k
-    cov = centre @ np.linalg.pinv(-h) @ centre
+    if anchors:
+        cov = np.zeros((k, k))
+        cov[np.ix_(free, free)] = np.linalg.pinv(-h[np.ix_(free, free)])
+    else:
+        theta = theta - theta.mean()
+        centre = np.eye(k) - 1.0 / k
+        cov = centre @ np.linalg.pinv(-h) @ centre
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None)) * ELO_SCALE
     out = {}
     for i, lab in enumerate(labels):
-        rating = ELO_BASE + ELO_SCALE * float(theta[i])
+        rating = float(anchors[lab]) if lab in anchors else ELO_BASE + ELO_SCALE * float(theta[i])
         s = float(se[i])
         out[lab] = {"rating": rating, "se": s, "ci": [rating - Z95 * s, rating + Z95 * s],
                     "theta": float(theta[i])}

@@ -34,11 +34,9 @@ import math
 import os
 import signal
 
-import numpy as np
-
 from fatezoo.envs.core.docs import install_hint
 
-from .arena import play_games, run_arena
+from .arena import play_games, played_arrays, run_arena
 
 MAX_RETRIES = 3  # reruns of a chunk whose worker died
 _AGENTS: dict = {}  # per worker process: the agents of the last arena, built once
@@ -57,8 +55,8 @@ def _worker_agents(game, specs, agent_seeds, num_players):
 
 
 def play_chunk(game, specs, agent_seeds, seat_agents, seeds, num_players, options, batch,
-               kill_once=None):
-    """One Ray task: play a chunk of arena games; ``(returns, truncated, lengths)``.
+               kill_once=None, score_field=None):
+    """One Ray task: play a chunk of arena games; what :func:`play_games` returns.
 
     ``kill_once``: for the fault-tolerance test, a file path: the first attempt to find no
     file there creates it and kills its own worker process (SIGKILL), as a crash would.
@@ -72,7 +70,8 @@ def play_chunk(game, specs, agent_seeds, seat_agents, seeds, num_players, option
             os.close(fd)
             os.kill(os.getpid(), signal.SIGKILL)
     agents = _worker_agents(game, specs, agent_seeds, num_players)
-    return play_games(game, agents, seat_agents, seeds, num_players, options, batch)
+    return play_games(game, agents, seat_agents, seeds, num_players, options, batch,
+                      score_field=score_field)
 
 
 def _init_ray(address, workers):
@@ -114,14 +113,12 @@ def ray_runner(workers: int | None = None, chunk: int | None = None,
                         runtime_env={"env_vars": {"NUMBA_NUM_THREADS": "1"}})(play_chunk)
 
     def run(game, specs, agent_seeds, seat_agents, seeds, num_players, options, batch,
-            progress):
+            progress, score_field=None):
         g = len(seeds)
         inflight = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = chunk or max(1, min(int(batch), math.ceil(g / (4 * inflight))))
         bounds = [(lo, min(lo + size, g)) for lo in range(0, g, size)]
-        returns = np.zeros((g, num_players), np.float32)
-        truncated = np.zeros(g, bool)
-        lengths = np.zeros(g, np.int64)
+        out = played_arrays(g, num_players, score_field)
         pending: dict = {}
         todo = list(bounds)
         try:
@@ -130,13 +127,13 @@ def ray_runner(workers: int | None = None, chunk: int | None = None,
                     lo, hi = todo.pop(0)
                     ref = remote.remote(game, list(specs), list(agent_seeds),
                                         seat_agents[lo:hi], seeds[lo:hi], num_players,
-                                        options, batch, kill_once)
+                                        options, batch, kill_once, score_field)
                     pending[ref] = (lo, hi)
                 done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
                     lo, hi = pending.pop(ref)
                     try:
-                        r, t, n = ray.get(ref)
+                        rows = ray.get(ref)
                     except ray.exceptions.RayTaskError as err:  # raised by the game code
                         cause = err.cause
                         if isinstance(cause, (ValueError, TypeError, OSError, ImportError)):
@@ -147,13 +144,14 @@ def ray_runner(workers: int | None = None, chunk: int | None = None,
                         raise RuntimeError(f"ray arena: games {lo}..{hi - 1} failed after "
                                            f"{max_retries} reruns: {type(err).__name__}"
                                            f"{': ' + first if first else ''}") from None
-                    returns[lo:hi], truncated[lo:hi], lengths[lo:hi] = r, t, n
+                    for array, part in zip(out, rows):
+                        array[lo:hi] = part
                     if progress is not None:
                         progress.update(hi - lo)
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)
-        return returns, truncated, lengths
+        return tuple(out)
 
     return run
 

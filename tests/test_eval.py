@@ -1,0 +1,323 @@
+"""fatezoo eval (the score card), the baseline agent and fatezoo export-baseline (issue 29).
+
+The card tests run the real protocol v1 with a tiny ``--games``; the baseline tests build
+MaskablePPO policies with random weights (and one trained for a few seconds) and check the
+numpy forward pass against torch's on real observations of every game.
+"""
+
+import json
+
+import numpy as np
+import pytest
+
+import fatezoo
+from fatezoo.agents import baseline as baseline_mod
+from fatezoo.agents import make_agent
+from fatezoo.agents.baseline import BaselineAgent, forward
+from fatezoo.envs.core.registry import game_names, get_spec
+from fatezoo.training.cli import main
+from fatezoo.training.evaluation import PROTOCOLS, evaluate_agent, round_games, score_field
+from fatezoo.training.ratings import ELO_SCALE, fit_outcomes
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+
+def run_cli(capsys, *argv):
+    """``fatezoo ARGV``: (exit status, stdout, stderr)."""
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+# ------------------------------------------------------------------ ratings on anchors
+
+
+def test_an_anchored_fit_holds_the_anchors_and_rates_the_agent_against_them():
+    # a beats b 3 times in 4; b held at 1200: a is 400 log10(3) above it, b does not move
+    outcomes = {((0,), (1,)): 3, ((1,), (0,)): 1}
+    fit = fit_outcomes(["a", "b"], outcomes, prior_games=0, anchors={"b": 1200.0})
+    assert fit["b"]["rating"] == 1200.0 and fit["b"]["se"] == 0.0
+    assert fit["a"]["rating"] == pytest.approx(1200.0 + ELO_SCALE * np.log(3.0), abs=1e-6)
+    assert fit["a"]["ci"][0] < fit["a"]["rating"] < fit["a"]["ci"][1]
+    moved = fit_outcomes(["a", "b"], outcomes, prior_games=0, anchors={"b": 1000.0})
+    assert moved["a"]["rating"] == pytest.approx(fit["a"]["rating"] - 200.0, abs=1e-6)
+    with pytest.raises(ValueError, match="anchor 'c'"):
+        fit_outcomes(["a", "b"], outcomes, anchors={"c": 1000.0})
+
+
+# ------------------------------------------------------------------ baseline: numpy == torch
+
+
+def random_policy(game: str, shared=(), seed: int = 0):
+    """A MaskablePPO policy of ``fatezoo train``'s architecture, with random weights."""
+    import gymnasium
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from fatezoo.training.options import TrainOptions
+    from fatezoo.training.train_envs import policy_kwargs
+
+    spec = get_spec(game)
+    torch.manual_seed(seed)
+    opts = TrainOptions(game, net_arch=(32, 16), shared_layers=tuple(shared))
+    policy = MaskableActorCriticPolicy(
+        gymnasium.spaces.Box(-np.inf, np.inf, (spec.obs_size,), np.float32),
+        gymnasium.spaces.Discrete(spec.num_actions), lambda _: 3e-4, **policy_kwargs(opts))
+    with torch.no_grad():  # larger than the orthogonal init's, so argmax ties are rare
+        for p in policy.parameters():
+            p.add_(torch.randn_like(p) * 0.1)
+    return policy.eval()
+
+
+def real_observations(game: str, rows: int = 8, steps: int = 6):
+    """Observations and masks of ``rows`` games after 0..steps random moves."""
+    vec = fatezoo.make_vec(game, num_envs=rows, seed=list(range(rows)))
+    obs, mask, _ = vec.reset()
+    seen_obs, seen_mask = [obs.copy()], [mask.copy()]
+    rng = np.random.default_rng(0)
+    for _ in range(steps):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        obs, mask, *_ = vec.step(actions)
+        seen_obs.append(obs.copy())
+        seen_mask.append(mask.copy())
+    return np.concatenate(seen_obs), np.concatenate(seen_mask)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_numpy_forward_pass_equals_torchs_logits_on_real_observations(game, tmp_path):
+    from fatezoo.agents.policy import policy_actions
+    from fatezoo.training.baseline_export import write_baseline
+
+    obs, masks = real_observations(game)
+    for shared in ((), (24,)):
+        policy = random_policy(game, shared)
+        path = tmp_path / f"{game}.npz"
+        write_baseline(policy, game, path)
+        agent = make_agent(f"baseline:{path}", game)
+        with torch.no_grad():
+            x = torch.as_tensor(obs)
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(
+                policy.pi_features_extractor(x))).numpy()
+        assert np.allclose(forward(agent.layers, obs), logits, rtol=1e-5, atol=1e-5)
+        assert np.array_equal(agent.act_batch(obs, masks),
+                              policy_actions(policy, obs, masks, deterministic=True))
+        picked = agent.act_batch(obs, masks)
+        assert masks[np.arange(len(masks)), picked].all()
+
+
+def test_a_baseline_file_is_refused_for_another_game_in_one_line(tmp_path):
+    from fatezoo.training.baseline_export import write_baseline
+
+    path = tmp_path / "fatefell.npz"
+    write_baseline(random_policy("fatefell"), "fatefell", path)
+    with pytest.raises(ValueError, match="is for 'fatefell'") as err:
+        BaselineAgent("fathoming", str(path))
+    assert "\n" not in str(err.value)
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="not a baseline file"):
+        BaselineAgent("fatefell", str(tmp_path / "junk.npz"))
+
+
+def test_baseline_and_v1_load_the_file_shipped_in_the_package(tmp_path, monkeypatch):
+    from fatezoo.training.baseline_export import write_baseline
+
+    monkeypatch.setattr(baseline_mod, "SHIPPED", tmp_path)
+    with pytest.raises(ValueError, match="fatezoo export-baseline") as err:
+        make_agent("baseline", "fatefell")
+    assert "no v1 baseline is shipped for fatefell" in str(err.value)
+    assert "\n" not in str(err.value)
+    write_baseline(random_policy("fatefell"), "fatefell", tmp_path / "fatefell_v1.npz")
+    for spec in ("baseline", "baseline:v1"):
+        assert make_agent(spec, "fatefell").path == tmp_path / "fatefell_v1.npz"
+
+
+def test_setup_ships_the_baselines_folder_as_package_data():
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("fatezoo_setup", root / "setup.py")
+    source = (root / "setup.py").read_text().replace("\nsetup(", "\n_unused = dict(")
+    module = importlib.util.module_from_spec(spec)
+    exec(compile(source, str(root / "setup.py"), "exec"), module.__dict__)
+    assert "baselines/*.npz" in module.PACKAGE_DATA["fatezoo.agents"]
+    assert "baselines/*.json" in module.PACKAGE_DATA["fatezoo.agents"]
+
+
+# ------------------------------------------------------------------ export-baseline from a run
+
+
+@pytest.fixture(scope="module")
+def trained_run(tmp_path_factory):
+    """A ``fatezoo train fatefell`` run of the smallest settings (a few seconds)."""
+    out = tmp_path_factory.mktemp("runs")
+    status = main(["train", "fatefell", "--timesteps", "64", "--envs", "2", "--n-steps", "32",
+                   "--batch-size", "32", "--net-arch", "16", "--imitation-steps", "0",
+                   "--eval-every", "0", "--final-eval-games", "0", "--checkpoint-every", "0",
+                   "--out-dir", str(out), "--run-name", "tiny", "--no-progress"])
+    assert status == 0
+    return out / "tiny"
+
+
+def test_export_baseline_plays_the_checkpoints_greedy_policy_without_torch(
+        trained_run, tmp_path, capsys):
+    from fatezoo.agents.policy import PolicyAgent
+
+    out = tmp_path / "fatefell_v1.npz"
+    status, stdout, _ = run_cli(capsys, "export-baseline", trained_run, "--out", out)
+    assert status == 0 and f"baseline:{out}" in stdout
+    side = json.loads(out.with_suffix(".json").read_text())
+    assert side["game"] == "fatefell" and side["layers"] == [[16, get_spec("fatefell").obs_size],
+                                                             [get_spec("fatefell").num_actions,
+                                                              16]]
+    assert side["train_command"].startswith("fatezoo train fatefell --timesteps 64 ")
+    assert "--net-arch 16" in side["train_command"] and "--out-dir" not in side["train_command"]
+    assert side["timesteps"] == 64 and len(side["sha256"]) == 64
+    obs, masks = real_observations("fatefell")
+    ppo = PolicyAgent(trained_run / "checkpoints" / "final.zip", "fatefell")
+    assert np.array_equal(make_agent(f"baseline:{out}", "fatefell").act_batch(obs, masks),
+                          ppo.act_batch(obs, masks))
+    # the sidecar's command trains with the run's options again
+    from fatezoo.training.cli import build_parser
+    from fatezoo.training.options import MACHINE_FIELDS, options_from_args
+
+    words = side["train_command"].split()[1:]
+    again = vars(options_from_args(build_parser("fatefell").parse_args(words)))
+    for key, value in side["train_options"].items():
+        if key not in MACHINE_FIELDS:
+            assert again[key] == (tuple(value) if isinstance(value, list) else value), key
+
+
+def test_a_baseline_plays_without_torch(trained_run, tmp_path):
+    import subprocess
+    import sys
+
+    from fatezoo.training.baseline_export import export_baseline
+
+    out = tmp_path / "b.npz"
+    export_baseline(trained_run, out)
+    code = ("import sys; sys.modules['torch'] = None\n"  # any import of torch now fails
+            "import numpy as np\nfrom fatezoo.agents import make_agent\n"
+            f"agent = make_agent('baseline:{out}', 'fatefell')\n"
+            "mask = np.zeros((1, agent.meta['num_actions']), np.int8); mask[0, 3] = 1\n"
+            "obs = np.zeros((1, agent.meta['obs_size']), np.float32)\n"
+            "assert agent.act_batch(obs, mask).tolist() == [3]\n"
+            "assert 'torch' not in sys.modules or sys.modules['torch'] is None\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_baseline_plays_in_the_arena_and_as_the_gym_opponent(trained_run, tmp_path, capsys):
+    from fatezoo.gym_env import make_env
+    from fatezoo.training.baseline_export import export_baseline
+
+    out = tmp_path / "b.npz"
+    export_baseline(trained_run, out)
+    status, stdout, _ = run_cli(capsys, "arena", "fatefell", "--agents",
+                                f"random,baseline:{out}", "--games", "4", "--json",
+                                "--no-progress")
+    assert status == 0
+    assert json.loads(stdout)["counts"][f"baseline:{out}"]["random"] == 4
+    env = make_env("fatefell", opponent=f"baseline:{out}")
+    obs, _ = env.reset(seed=0)
+    assert isinstance(env.opponent, BaselineAgent)
+    action = int(np.flatnonzero(obs["action_mask"])[0])
+    env.step(action)
+
+
+def test_export_baseline_errors_are_one_line(tmp_path, capsys):
+    status, _, err = run_cli(capsys, "export-baseline", tmp_path)
+    assert status == 2 and "neither a checkpoint .zip nor a fatezoo train run folder" in err
+    assert err.count("\n") == 1
+
+
+# ------------------------------------------------------------------ the score card
+
+
+def strip_time(card: dict) -> dict:
+    return {k: v for k, v in card.items() if k != "seconds"}
+
+
+def test_the_card_is_the_same_for_any_batch_size():
+    one = evaluate_agent("fatefell", "random", games=4, batch=1)
+    three = evaluate_agent("fatefell", "random", games=4, batch=3)
+    assert strip_time(one) == strip_time(three)
+    assert json.dumps(one)  # JSON-able
+
+
+def test_the_card_reports_every_suite_member_rate_margin_and_rating(capsys):
+    status, out, _ = run_cli(capsys, "eval", "fatefell", "heuristic", "--games", "4", "--json",
+                             "--no-progress")
+    assert status == 0
+    card = json.loads(out)
+    assert card["protocol"] == "v1" and not card["full_protocol"]
+    assert card["games_per_opponent"] == 4 and card["protocol_games"] == 1000
+    (c,) = card["cards"]
+    assert c["num_players"] == 2
+    played = [r["opponent"] for r in c["opponents"]]
+    skipped = [s["opponent"] for s in c["skipped"]]
+    assert sorted(played + skipped) == sorted(PROTOCOLS["v1"].suite)
+    assert all("export-baseline" in s["reason"] for s in c["skipped"])
+    for r in c["opponents"]:
+        assert r["games"] == 4 and r["pairings"] == 4
+        assert r["win_rate"] == (r["wins"] + r["ties"] / 2) / 4
+        assert r["ci"][0] <= r["win_rate"] <= r["ci"][1]
+        if r["win_rate"] == 1.0:  # fatefell: the lowest total wins; the margin is for the agent
+            assert r["score_margin"] > 0
+        if r["win_rate"] == 0.0:
+            assert r["score_margin"] < 0
+    assert c["anchors"]["ratings"]["random"] == 1000.0
+    assert set(c["anchors"]["ratings"]) == set(played)
+    lo, hi = c["rating"]["ci"]
+    assert lo < c["rating"]["rating"] < hi
+    status, text, _ = run_cli(capsys, "eval", "fatefell", "heuristic", "--games", "4",
+                              "--no-progress")
+    assert "NOT the protocol's full count" in text and "rating:" in text
+    assert "--games 4" in text
+
+
+def test_the_card_says_when_a_game_keeps_no_score():
+    assert score_field("villainous")[0] is None
+    assert score_field("fatefell") == ("total", "points", -1)
+
+
+def test_games_are_rounded_up_to_whole_seatings():
+    assert round_games(5, 2) == 6 and round_games(4, 3) == 6 and round_games(6, 3) == 6
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["eval", "nope", "random"], "unknown game 'nope'"),
+    (["eval", "fatefell", "nope"], "unknown agent spec 'nope'"),
+    (["eval", "fatefell", "random", "--players", "7"], "--players 7: fatefell takes 2 to 4"),
+    (["eval", "fatefell", "random", "--players", "two"], "--players 'two'"),
+    (["eval", "fatefell", "random", "--protocol", "v0"], "--protocol 'v0': expected one of"),
+    (["eval", "fatefell", "random", "--games", "0"], "--games must be an int >= 1, got 0"),
+    (["eval", "fatefell", "human"], "a human cannot play"),
+    (["eval", "fatefell"], "name the AGENT"),
+    (["eval", "fatefell", "baseline"], "no v1 baseline is shipped for fatefell"),
+])
+def test_eval_errors_are_one_line_naming_the_value(argv, expected, capsys):
+    status, _, err = run_cli(capsys, *argv)
+    assert status == 2 and expected in err and err.count("\n") == 1, err
+
+
+def test_eval_plot_writes_a_png(tmp_path, capsys):
+    png = tmp_path / "card.png"
+    status, _, err = run_cli(capsys, "eval", "fatefell", "random", "--games", "2", "--plot", png,
+                             "--no-progress")
+    assert status == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ------------------------------------------------------------------ CI's short form
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_ci_short_eval_of_each_game(game, capsys):
+    status, out, _ = run_cli(capsys, "eval", game, "heuristic", "--games", "2", "--json",
+                             "--no-progress")
+    assert status == 0
+    (c,) = json.loads(out)["cards"]
+    assert [r["opponent"] for r in c["opponents"]][:3] == ["random", "heuristic",
+                                                          "ismcts:sims=200"]
+    assert c["rating"] is not None
+    assert (c["score"]["field"] is None) == (game == "villainous")

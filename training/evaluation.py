@@ -1,0 +1,387 @@
+"""``fatezoo eval GAME AGENT``: a score card on a fixed, versioned evaluation protocol.
+
+A protocol (:data:`PROTOCOLS`) fixes everything a card depends on: the suite of opponents,
+the arena seed (so every lab plays the same deals), the games per opponent at each player
+count, the env options, the ratings' prior and the suite's anchor ratings. The agent plays
+each suite member in an arena of its own (:func:`~fatezoo.training.arena.run_arena`, two
+agents: every seating, balanced; the games rounded up to whole sets of seatings), on the
+same game seeds for every opponent. A card reports, per player count and opponent, the
+agent's win rate (ties count half) with its 95% Wilson interval, its mean final score
+margin where the game keeps a score (:data:`SCORE_FIELDS`), and one rating: the agent's
+Plackett-Luce strength fitted to all its games with the suite members held at their anchor
+ratings (:func:`~fatezoo.training.ratings.fit_outcomes`), so cards of different agents, made
+anywhere, sit on one scale.
+
+Anchors: a suite round robin (every pair of members, :attr:`Protocol.anchor_games` games
+each, the protocol's seed) fitted with ``random`` pinned at :data:`RANDOM_RATING`. The
+round robin's games are the same everywhere, so its anchors are constants: a protocol
+declares them per game and player count once measured (``fatezoo eval GAME --calibrate``);
+until then a card measures them in its own run and says so.
+
+Suite members that cannot play the game (no heuristic, no baseline shipped) are left out,
+and the card names them and why. Results depend only on the protocol, the agent and the
+game counts: not on the batch size, the machine or Ray (the arena guarantees it).
+
+>>> from fatezoo.training.evaluation import evaluate_agent
+>>> card = evaluate_agent("fatefell", "heuristic", games=8)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fatezoo.agents import make_agent
+from fatezoo.envs.core.registry import get_spec
+
+from .arena import make_lineups, run_arena
+from .ratings import ELO_BASE, fit_outcomes
+
+RANDOM_RATING = 1000.0  # the scale's zero point: the uniform random agent's rating
+DEFAULT_PLAYERS = 2  # fatezoo.make's default player count
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """What a score card fixes (see the module docs).
+
+    Attributes:
+        name: the version (``v1``).
+        suite: the opponents' agent specs, in card order.
+        seed: the arena seed of every arena of the card.
+        games: games against each opponent at each player count (rounded up to whole
+            sets of seatings).
+        anchor_games: games of each pair of suite members in the calibration round robin.
+        options: env options of every game (the game's own options keep their defaults).
+        prior_games: the ratings' prior (virtual drawn games against strength 0).
+        anchors: ``(game, players) -> {suite member: rating}``, measured once with
+            ``fatezoo eval GAME --calibrate``.
+    """
+
+    name: str
+    suite: tuple
+    seed: int
+    games: int
+    anchor_games: int
+    options: dict = field(default_factory=dict)
+    prior_games: float = 1.0
+    anchors: dict = field(default_factory=dict)
+
+
+PROTOCOLS = {
+    "v1": Protocol(
+        name="v1",
+        suite=("random", "heuristic", "ismcts:sims=200", "baseline:v1"),
+        seed=29,
+        games=1000,  # 95% interval about +-3 points at a 50% win rate
+        anchor_games=1000,
+        options={"reward": "win"},
+        prior_games=1.0,
+        anchors={},  # to be declared from `fatezoo eval GAME --calibrate` on an idle machine
+    ),
+}
+
+# the record field holding each seat's final score, what it counts, and +1 where more is
+# better or -1 where less is (None: the game keeps no score). A card's margin is in the
+# agent's favour: (agent's score - opponent's) * sign, averaged over their pairings
+SCORE_FIELDS = {
+    "fatefell": ("total", "points", -1),  # the lowest total wins
+    "foretold": ("life", "Life", +1),
+    "fathoming": ("loot", "Loot", +1),
+    "forgotten_city": ("vp", "VP", +1),
+    "villainous": None,
+}
+
+
+def get_protocol(name: str) -> Protocol:
+    """The protocol of version ``name``; a one-line error naming the known ones."""
+    if name not in PROTOCOLS:
+        raise ValueError(f"--protocol {name!r}: expected one of {sorted(PROTOCOLS)}")
+    return PROTOCOLS[name]
+
+
+def score_field(game: str) -> tuple[str | None, str, int]:
+    """``(record field, unit, sign)`` of the game's score, or ``(None, why not, 0)``."""
+    entry = SCORE_FIELDS.get(game)
+    names = get_spec(game).state_dtype.names
+    if entry is None or entry[0] not in names:
+        return None, f"{game} keeps no score (its result is who met the objective)", 0
+    return entry
+
+
+def round_games(games: int, num_players: int, agents: int = 2) -> int:
+    """``games`` rounded up to whole sets of the arena's balanced seatings."""
+    per = len(make_lineups(agents, num_players))
+    return -(-int(games) // per) * per
+
+
+def check_players(game: str, players) -> list[int]:
+    """The player counts of a card (default: the game's default), checked."""
+    spec = get_spec(game)
+    players = [DEFAULT_PLAYERS] if not players else [int(p) for p in players]
+    for p in players:
+        if not spec.min_players <= p <= spec.max_players:
+            raise ValueError(f"--players {p}: {game} takes {spec.min_players} to "
+                             f"{spec.max_players} players")
+    return sorted(set(players))
+
+
+def available_suite(protocol: Protocol, game: str, num_players: int) -> tuple[list, list]:
+    """``(members that can play, [{"opponent", "reason"}, ...] of those left out)``."""
+    members, skipped = [], []
+    for member in protocol.suite:
+        try:
+            make_agent(member, game, num_players=num_players)
+        except (ValueError, OSError, ImportError) as err:
+            reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            skipped.append({"opponent": member, "reason": reason})
+        else:
+            members.append(member)
+    return members, skipped
+
+
+class _Arenas:
+    """Plays the card's arenas: here, or on Ray (one Ray session for all of them)."""
+
+    def __init__(self, game: str, protocol: Protocol, batch: int, progress, ray, workers):
+        self.game, self.protocol, self.batch, self.progress = game, protocol, batch, progress
+        self.ray, self.workers, self.started = ray, workers, False
+        self.played = 0
+
+    def __enter__(self):
+        if self.ray is not None:
+            from .ray_arena import _init_ray
+
+            self.started = _init_ray(self.ray, self.workers)
+        return self
+
+    def __exit__(self, *exc):
+        if self.started:
+            import ray
+
+            ray.shutdown()
+
+    def run(self, agents: list, games: int, num_players: int, what: str, **kwargs) -> dict:
+        runner = None
+        if self.ray is not None:
+            from .ray_arena import ray_runner
+
+            runner = ray_runner(self.workers)
+        if self.progress is not False:
+            print(f"fatezoo eval: {self.game}, {num_players} players, {what}: {games:,} games",
+                  file=sys.stderr, flush=True)
+        result = run_arena(self.game, agents, games=games, num_players=num_players,
+                           seed=self.protocol.seed, batch=self.batch,
+                           options=self.protocol.options, progress=self.progress,
+                           prior_games=self.protocol.prior_games, runner=runner, **kwargs)
+        self.played += games
+        return result
+
+
+def calibrate(arenas: _Arenas, members: list, num_players: int, games: int) -> dict:
+    """Anchor ratings of ``members`` from their round robin, ``random`` pinned."""
+    if len(members) < 2:
+        return {m: RANDOM_RATING for m in members}
+    pairs = math.comb(len(members), 2)
+    total = round_games(games * pairs, num_players, len(members))
+    result = arenas.run(list(members), total, num_players, "suite round robin (anchors)")
+    ratings = {m: result["ratings"][m]["rating"] for m in members}
+    shift = RANDOM_RATING - ratings.get("random", ELO_BASE)
+    return {m: r + shift for m, r in ratings.items()}
+
+
+def card_for_players(arenas: _Arenas, agent: str, num_players: int, games: int) -> dict:
+    """One player count's part of the card (see :func:`evaluate_agent`)."""
+    protocol, game = arenas.protocol, arenas.game
+    members, skipped = available_suite(protocol, game, num_players)
+    field_name, unit, sign = score_field(game)
+    more = {"score_field": field_name} if field_name else {}
+    labels = ["agent"] + members
+    outcomes: Counter = Counter()
+    rows = []
+    for m, member in enumerate(members, start=1):
+        res = arenas.run([agent, member], games, num_players, f"{agent} vs {member}", **more)
+        me, them = res["agents"]
+        for groups, n in res["outcomes"]:  # arena indices 0, 1 -> card indices 0, m
+            outcomes[tuple(tuple(sorted(m * a for a in g)) for g in groups)] += n
+        rows.append({"opponent": member, "games": res["games"],
+                     "pairings": res["counts"][me][them], "win_rate": res["matrix"][me][them],
+                     "ci": res["ci"][me][them], "wins": res["wins"][me][them],
+                     "ties": res["ties"][me][them], "losses": res["losses"][me][them],
+                     "score_margin": None if not field_name or res["score_margin"][me][them]
+                     is None else sign * res["score_margin"][me][them],
+                     "truncated": res["truncated"]})
+    declared = protocol.anchors.get((game, num_players), {})
+    if members and all(m in declared for m in members):
+        anchors = {m: float(declared[m]) for m in members}
+        source = f"declared by protocol {protocol.name}"
+    else:
+        anchors = calibrate(arenas, members, num_players, protocol.anchor_games
+                            if games >= protocol.games else games)
+        source = "measured in this run (suite round robin; not yet declared by the protocol)"
+    rating = None
+    if members:
+        fit = fit_outcomes(labels, outcomes, protocol.prior_games, anchors=anchors)["agent"]
+        rating = {"rating": fit["rating"], "se": fit["se"], "ci": fit["ci"]}
+    return {"num_players": num_players, "opponents": rows, "skipped": skipped,
+            "score": {"field": field_name, "unit": unit, "sign": sign} if field_name
+            else {"field": None, "note": unit},
+            "rating": rating, "anchors": {"ratings": anchors, "source": source}}
+
+
+def check_count(name: str, value, low: int = 1) -> int:
+    """``value`` if it is an int >= ``low``, else a one-line error naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+    return int(value)
+
+
+def evaluate_agent(game: str, agent: str, protocol: str = "v1", players=None,
+                   games: int | None = None, batch: int = 256, progress: bool | None = False,
+                   ray: str | None = None, ray_workers: int | None = None) -> dict:
+    """The score card of ``agent`` on ``game`` under ``protocol`` (see the module docs).
+
+    Args:
+        game: registered game name.
+        agent: any agent spec :func:`fatezoo.agents.make_agent` accepts.
+        protocol: the protocol version (:data:`PROTOCOLS`).
+        players: player counts (default: the game's default, 2).
+        games: games per opponent instead of the protocol's (the card says it is short).
+        batch: games run at once (the card does not depend on it).
+        progress: as for :func:`~fatezoo.training.arena.run_arena`.
+        ray: a Ray address (``"local"``: a local Ray) to play the games on Ray workers.
+        ray_workers: with ``ray``: chunks in flight at once.
+
+    Returns:
+        A JSON-able card: ``protocol``, ``game``, ``agent``, ``seed``,
+        ``games_per_opponent``, ``protocol_games``, ``full_protocol``, ``cards`` (one per
+        player count: ``opponents`` rows with ``win_rate``, ``ci``, ``pairings``,
+        ``wins``/``ties``/``losses``, ``score_margin``; ``skipped``; ``score``; ``rating``;
+        ``anchors``) and ``seconds`` (the only entry that differs between runs).
+    """
+    proto = get_protocol(protocol)
+    get_spec(game)
+    if agent.partition(":")[0].strip() == "human":
+        raise ValueError("eval: a human cannot play a protocol's games; give an agent spec")
+    make_agent(agent, game)  # a bad spec fails here, before any game is played
+    counts = check_players(game, players)
+    per = proto.games if games is None else check_count("--games", games)
+    check_count("--batch", batch)
+    start = time.perf_counter()
+    cards = []
+    with _Arenas(game, proto, batch, progress, ray, ray_workers) as arenas:
+        for n in counts:
+            cards.append(card_for_players(arenas, agent, n, round_games(per, n)))
+    return {"protocol": proto.name, "game": game, "agent": agent, "seed": proto.seed,
+            "options": dict(proto.options), "games_per_opponent": per,
+            "protocol_games": proto.games, "full_protocol": per >= proto.games,
+            "suite": list(proto.suite), "cards": cards,
+            "seconds": time.perf_counter() - start}
+
+
+def _pct(x) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def eval_command(card: dict) -> str:
+    """The command line that makes ``card``."""
+    players = ",".join(str(c["num_players"]) for c in card["cards"])
+    short = "" if card["full_protocol"] else f" --games {card['games_per_opponent']}"
+    return (f"fatezoo eval {card['game']} {card['agent']} --protocol {card['protocol']} "
+            f"--players {players}{short}")
+
+
+def format_card(card: dict) -> str:
+    """The card as text: one table per player count, then the rating."""
+    count = ("the protocol's full count" if card["full_protocol"] else
+             f"NOT the protocol's full count of {card['protocol_games']:,}: a short run")
+    lines = [f"score card: {card['agent']} on {card['game']}, protocol {card['protocol']} "
+             f"(seed {card['seed']}, every seating, ties count half)",
+             f"games per opponent: {card['games_per_opponent']:,}, {count}",
+             f"command: {eval_command(card)}"]
+    for c in card["cards"]:
+        unit = c["score"].get("unit")
+        lines += ["", f"{c['num_players']} players:",
+                  f"  {'opponent':<18} {'games':>6}  {'win rate':>8}  {'95% CI':>14}  "
+                  + (f"{unit} margin (+: agent ahead)" if c["score"]["field"] else "")]
+        for r in c["opponents"]:
+            lo, hi = r["ci"]
+            margin = ("-" if r["score_margin"] is None else f"{r['score_margin']:+.2f}")
+            lines.append(f"  {r['opponent']:<18} {r['games']:>6}  {_pct(r['win_rate']):>8}  "
+                         f"[{100 * lo:5.1f}, {100 * hi:5.1f}]  {margin}")
+        if not c["score"]["field"]:
+            lines.append(f"  no score margin: {c['score']['note']}")
+        for s in c["skipped"]:
+            lines.append(f"  skipped {s['opponent']}: {s['reason']}")
+        if c["rating"] is None:
+            lines.append("  rating: none (no suite member could play)")
+            continue
+        lo, hi = c["rating"]["ci"]
+        anchors = ", ".join(f"{m} {r:.0f}" for m, r in c["anchors"]["ratings"].items())
+        lines.append(f"  rating: {c['rating']['rating']:.0f} [{lo:.0f}, {hi:.0f}] on the "
+                     f"{card['protocol']} scale (random = {RANDOM_RATING:.0f}; 400 points = "
+                     "10:1 odds)")
+        lines.append(f"  anchors ({c['anchors']['source']}): {anchors}")
+    return "\n".join(lines)
+
+
+def plot_card(card: dict, path: str) -> None:
+    """Save the card's win rates (95% CIs) per opponent and player count as one PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cards = card["cards"]
+    fig, axes = plt.subplots(1, len(cards), figsize=(5 * len(cards), 3.2), squeeze=False)
+    for ax, c in zip(axes[0], cards):
+        rows = [r for r in c["opponents"] if r["win_rate"] is not None]
+        mid = np.array([r["win_rate"] for r in rows]) * 100
+        err = np.array([[m - 100 * r["ci"][0], 100 * r["ci"][1] - m]
+                        for m, r in zip(mid, rows)]).T.reshape(2, len(rows))
+        ax.barh(range(len(rows)), mid, xerr=err, color="tab:blue", capsize=4)
+        ax.axvline(50, color="grey", lw=0.8, ls="--")
+        ax.set_yticks(range(len(rows)), [r["opponent"] for r in rows], fontsize=8)
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("win rate % (ties half), 95% CI")
+        rating = "" if c["rating"] is None else f", rating {c['rating']['rating']:.0f}"
+        ax.set_title(f"{card['agent']} on {card['game']}, {c['num_players']} players"
+                     f"{rating}", fontsize=9)
+    short = "" if card["full_protocol"] else " (short run)"
+    fig.suptitle(f"protocol {card['protocol']}, {card['games_per_opponent']} games per "
+                 f"opponent{short}", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def format_anchors(game: str, anchors: dict) -> str:
+    """Calibrated anchors as the lines to declare in :data:`PROTOCOLS`."""
+    return "\n".join(f"    ({game!r}, {n}): {{" + ", ".join(f"{m!r}: {r:.1f}"
+                                                        for m, r in a.items()) + "},"
+                     for n, a in anchors.items())
+
+
+def calibrate_protocol(game: str, protocol: str = "v1", players=None, games=None,
+                       batch: int = 256, progress: bool | None = False, ray=None,
+                       ray_workers=None) -> dict:
+    """Measure the suite's anchor ratings: player count -> {member: rating}."""
+    proto = get_protocol(protocol)
+    per = proto.anchor_games if games is None else check_count("--games", games)
+    out = {}
+    with _Arenas(game, proto, check_count("--batch", batch), progress, ray,
+                 ray_workers) as arenas:
+        for n in check_players(game, players):
+            members, _ = available_suite(proto, game, n)
+            out[n] = calibrate(arenas, members, n, per)
+    return out
+
+
+__all__ = ["PROTOCOLS", "Protocol", "RANDOM_RATING", "SCORE_FIELDS", "calibrate_protocol",
+           "eval_command", "evaluate_agent", "format_anchors", "format_card", "get_protocol",
+           "plot_card", "round_games", "score_field"]
