@@ -566,7 +566,7 @@ SPEC = GameSpec(
     # that load does not fail it (RULES.md: 742,331 on the idle machine, the 500,000 met)
     bench_floor=80_000.0,
     # cold seconds per entry point on 2 shared cores (fatezoo bench villainous --compile)
-    compile_seconds={"aec": 45, "vector": 23, "heuristic": 14, "ismcts": 46},
+    compile_seconds={"aec": 25, "vector": 9, "heuristic": 11, "ismcts": 14},
     # measured 85.2% on 200 games (149 won, 8 lost, 43 truncated ties; RULES.md section 17)
     arena_targets=(("heuristic", "random", 0.8),),
     golden_summary=golden_summary,
