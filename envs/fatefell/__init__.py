@@ -342,7 +342,7 @@ SPEC = GameSpec(
     golden_summary=golden_summary,
     bench_floor=1_000_000.0,  # batched steps/s; measured 3.8-5.0M with 1024 envs
     # cold seconds per entry point on 2 shared cores (fatezoo bench fatefell --compile)
-    compile_seconds={"aec": 8, "vector": 5, "heuristic": 1, "ismcts": 8},
+    compile_seconds={"aec": 8, "vector": 5, "heuristic": 2, "ismcts": 8},
     arena_targets=(("heuristic", "random", 0.9),),
     train_preset=TRAIN_PRESET,
     how_to_win=HOW_TO_WIN,

@@ -384,7 +384,7 @@ SPEC = GameSpec(
     # load (0.22x its memory floor of 499,394; the 500,000 is that floor); half
     bench_floor=54_000.0,
     # cold seconds per entry point on 2 shared cores (fatezoo bench fathoming --compile)
-    compile_seconds={"aec": 20, "vector": 6, "heuristic": 1, "ismcts": 9},
+    compile_seconds={"aec": 30, "vector": 9, "heuristic": 1, "ismcts": 11},
     arena_targets=(("heuristic", "random", 0.8),),
     train_preset=TRAIN_PRESET,
     how_to_win=HOW_TO_WIN,

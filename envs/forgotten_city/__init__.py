@@ -393,7 +393,7 @@ SPEC = GameSpec(
     # 180,000-230,000 (RULES.md section 19, Speed)
     bench_floor=225_000.0,
     # cold seconds per entry point on 2 shared cores (fatezoo bench forgotten_city --compile)
-    compile_seconds={"aec": 13, "vector": 6, "heuristic": 4, "ismcts": 7},
+    compile_seconds={"aec": 12, "vector": 5, "heuristic": 3, "ismcts": 7},
     arena_targets=(("heuristic", "random", 0.8),),
     train_preset=TRAIN_PRESET,
     how_to_win=HOW_TO_WIN,
