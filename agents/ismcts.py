@@ -230,8 +230,9 @@ class ISMCTSAgent(Agent):
         if isinstance(c, bool) or not isinstance(c, (int, float, np.floating)) or not c >= 0:
             raise ValueError(f"ismcts: c must be a number >= 0, got {c!r}")
         self.c = float(c)
-        self.depth = _as_int("depth", self.spec.rollout_depth if depth is None else depth, 0)
-        prior = self.spec.ismcts_prior if prior is None else prior
+        settings = self.spec.evaluation
+        self.depth = _as_int("depth", settings.rollout_depth if depth is None else depth, 0)
+        prior = settings.ismcts_prior if prior is None else prior
         if isinstance(prior, bool) or not isinstance(prior, (int, float, np.floating)) \
                 or not 0 <= prior < np.inf:
             raise ValueError(f"ismcts: prior must be a finite number >= 0, got {prior!r}")

@@ -282,7 +282,7 @@ def test_every_game_quotes_its_compile_seconds_in_the_notice():
     from fatezoo.envs.core.registry import get_spec
 
     for game in ALL_GAMES:
-        seconds = get_spec(game).compile_seconds
+        seconds = get_spec(game).evaluation.compile_seconds
         assert set(seconds) == {"aec", "vector", "heuristic", "ismcts"}, game
         assert all(0 < v < 600 for v in seconds.values()), (game, seconds)
         out = io.StringIO()

@@ -1,6 +1,6 @@
 """The contract, run against every registered game, player count and declared option set.
 
-No game is named here: each game's ``spec.contract_options`` says which option sets the
+No game is named here: each game's ``spec.evaluation.contract_options`` says which option sets the
 option-aware checks (fuzz, the no-JIT comparison) run with, besides the defaults.
 """
 
@@ -18,7 +18,7 @@ IDS = [f"{g}-{n}p" for g, n in CASES]
 
 def option_sets(game: str) -> list[dict]:
     """The defaults ({}) first, then the game's declared contract option sets."""
-    return [{}] + [dict(o) for o in get_spec(game).contract_options if o]
+    return [{}] + [dict(o) for o in get_spec(game).evaluation.contract_options if o]
 
 
 def _opt_id(options: dict) -> str:
@@ -49,7 +49,8 @@ def test_pickle(game):
 @pytest.mark.parametrize("game,n,options", OPT_CASES, ids=OPT_IDS)
 def test_fuzz(game, n, options, long_run):
     spec = get_spec(game)
-    games = 100_000 if long_run else (spec.fuzz_option_games if options else spec.fuzz_games)
+    games = 100_000 if long_run else (spec.evaluation.fuzz_option_games if options
+                                    else spec.evaluation.fuzz_games)
     report = T.fuzz(game, n, games=games, seed=n + (10 if options else 0), **options)
     assert report["games"] == games
     assert report["terminated"] + report["truncated"] == report["games"]

@@ -120,7 +120,7 @@ def test_options_and_errors():
     assert (agent.sims, agent.rollout, agent.c, agent.depth) == (12, "random", 0.5, 0)
     default = make_agent("ismcts", "fatefell")
     assert (default.sims, default.rollout, default.depth) == (200, "heuristic",
-                                                              get_spec("fatefell").rollout_depth)
+                                                              get_spec("fatefell").evaluation.rollout_depth)
     with pytest.raises(ValueError, match="unknown option 'foo'"):
         make_agent("ismcts:foo=1", "fatefell")
     with pytest.raises(ValueError, match="sims must be int, got 'x'"):
@@ -132,11 +132,13 @@ def test_options_and_errors():
     with pytest.raises(ValueError, match="c must be a number >= 0"):
         ISMCTSAgent("fatefell", c=-1.0)
     assert make_agent("ismcts:prior=2.5", "fatefell").prior == 2.5
-    assert default.prior == get_spec("fatefell").ismcts_prior == 0.0
-    assert make_agent("ismcts", "foretold").prior == get_spec("foretold").ismcts_prior == 10.0
+    assert default.prior == get_spec("fatefell").evaluation.ismcts_prior == 0.0
+    assert (make_agent("ismcts", "foretold").prior
+            == get_spec("foretold").evaluation.ismcts_prior == 10.0)
     with pytest.raises(ValueError, match="prior must be a finite number >= 0, got -1.0"):
         ISMCTSAgent("fatefell", prior=-1.0)
-    assert make_agent("ismcts", "villainous").prior == get_spec("villainous").ismcts_prior == 10.0
+    assert (make_agent("ismcts", "villainous").prior
+            == get_spec("villainous").evaluation.ismcts_prior == 10.0)
     with pytest.raises(TypeError, match="act_records"):
         agent.act_batch(np.zeros((1, 488), np.float32), np.ones((1, 33), np.int8))
     records, masks = positions("fatefell", 2, 2)

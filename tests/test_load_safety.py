@@ -20,7 +20,7 @@ def test_mutation_fuzz(game, long_run):
     """At least 2,000 mutated saved states per game (20,000 per player count with --long)."""
     spec = get_spec(game)
     counts = T.player_counts(game)
-    option_sets = getattr(spec, "contract_options", None) or ({},)
+    option_sets = spec.evaluation.contract_options or ({},)
     per_count = 20_000 if long_run else -(-2000 // len(counts))
     for k, n in enumerate(counts):
         options = dict(option_sets[k % len(option_sets)])

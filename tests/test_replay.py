@@ -171,7 +171,7 @@ def test_subprocess_dev_zero_is_one_line():
 
 
 SAVED_OPTION_SETS = [(g, dict(o)) for g in fatezoo.GAMES
-                     for o in [{}, *get_spec(g).contract_options]]
+                     for o in [{}, *get_spec(g).evaluation.contract_options]]
 
 
 @pytest.mark.parametrize("game,options", SAVED_OPTION_SETS,

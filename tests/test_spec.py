@@ -14,7 +14,7 @@ import pytest
 import fatezoo
 from fatezoo.envs.core import registry
 from fatezoo.envs.core.layout import ObsField, ObsLayout
-from fatezoo.envs.core.spec import GameSpec, Kernels
+from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
 from fatezoo.envs.core.state import code_fingerprint
 from fatezoo.envs.fatefell import SPEC, configure
 
@@ -22,6 +22,11 @@ replace = dataclasses.replace
 
 
 def broken(match, kind=ValueError, **changes):
+    """A spec with ``changes`` (an :class:`EvalSettings` field goes to its ``evaluation``)."""
+    settings = {k: changes.pop(k) for k in list(changes)
+                if k in {f.name for f in dataclasses.fields(EvalSettings)}}
+    if settings:
+        changes["evaluation"] = replace(SPEC.evaluation, **settings)
     with pytest.raises(kind, match=match) as err:
         replace(SPEC, **changes)
     return str(err.value)
@@ -142,10 +147,10 @@ def test_declarations_are_checked():
 
 
 def test_fatefell_declares_its_kit_values():
-    assert SPEC.contract_options == ({}, {"advanced": True, "reward": "score"})
-    assert SPEC.bench_floor == 1_000_000.0
-    assert SPEC.arena_targets == (("heuristic", "random", 0.9),)
-    assert isinstance(SPEC.train_preset, dict)
+    assert SPEC.evaluation.contract_options == ({}, {"advanced": True, "reward": "score"})
+    assert SPEC.evaluation.bench_floor == 1_000_000.0
+    assert SPEC.evaluation.arena_targets == (("heuristic", "random", 0.9),)
+    assert isinstance(SPEC.evaluation.train_preset, dict)
     assert isinstance(SPEC.kernels, Kernels)
 
 
@@ -163,7 +168,8 @@ def test_option_values_that_do_not_fit_their_record_field_fail():
     def wide(seasons=4):
         return dict(configure(), seasons=seasons)
 
-    spec = replace(SPEC, configure=wide, contract_options=())
+    spec = replace(SPEC, configure=wide, evaluation=replace(SPEC.evaluation,
+                                                             contract_options=()))
     with pytest.raises(ValueError, match=r"fatefell: option value 300 for 'seasons' is outside "
                                          r"\[-128, 127\]"):
         spec.options(seasons=300)

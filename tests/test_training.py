@@ -431,7 +431,8 @@ def test_presets_neutral_defaults_and_user_values_win(monkeypatch):
     assert O.TrainOptions(GAME, reward="win").reward == "win"
     # a game without a preset trains with the neutral defaults; a spec's own preset is used
     fake = types.SimpleNamespace(heuristic=None, min_players=2, max_players=2)
-    tuned = types.SimpleNamespace(heuristic=None, train_preset={"n_steps": 7})
+    tuned = types.SimpleNamespace(heuristic=None, evaluation=types.SimpleNamespace(
+        train_preset={"n_steps": 7}))
     specs = {"nopreset": fake, "tuned": tuned}
     monkeypatch.setattr(O, "game_names", lambda: (GAME, *specs))
     monkeypatch.setattr(O, "get_spec", lambda g: specs[g] if g in specs else get_spec(g))
@@ -439,7 +440,7 @@ def test_presets_neutral_defaults_and_user_values_win(monkeypatch):
     assert {k: getattr(plain, k) for k in neutral} == neutral
     assert O.TrainOptions("tuned").n_steps == 7 and O.TrainOptions("tuned").num_envs == 64
     assert plain.warm_start_steps() == 0  # no heuristic, no warm start
-    monkeypatch.setattr(tuned, "train_preset", {"n_step": 7})
+    monkeypatch.setattr(tuned.evaluation, "train_preset", {"n_step": 7})
     with pytest.raises(ValueError, match="train_preset key 'n_step'"):
         O.TrainOptions("tuned")
     # flags: the preset fills what the user left out; a flag given wins

@@ -25,7 +25,7 @@ Targets (printed PASS, MISS or SKIP), all from the same run:
 
 - the batched core reaches at least 0.25x the memory floor (a step may cost at most
   four copies of its own observation and mask bytes);
-- the batched core reaches the game's own floor (``GameSpec.bench_floor`` steps/s,
+- the batched core reaches the game's own floor (``EvalSettings.bench_floor`` steps/s,
   0 = none; set for ``envs`` = 1024);
 - the AEC loop costs at most a third of connect_four's per step.
 
@@ -58,8 +58,8 @@ SPIEL_SKIP = f"skipped: {install_hint('bench')} (open_spiel)"
 
 
 def bench_floor(game: str) -> float:
-    """The game's own core steps/s floor (``GameSpec.bench_floor``; 0 = none)."""
-    return float(get_spec(game).bench_floor)
+    """The game's own core steps/s floor (``EvalSettings.bench_floor``; 0 = none)."""
+    return float(get_spec(game).evaluation.bench_floor)
 
 
 def _result(steps: int, seconds: float, **extra) -> dict:

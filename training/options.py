@@ -261,10 +261,11 @@ class TrainOptions:
 def train_preset(game: str) -> dict:
     """The game's training preset: :class:`TrainOptions` field -> value (may be empty).
 
-    The spec's ``train_preset`` (a game folder keeps it in ``presets.py``). Raises
+    The spec's ``evaluation.train_preset`` (a game folder keeps it in ``presets.py``). Raises
     ValueError for a key that is no :class:`TrainOptions` field.
     """
-    preset = getattr(get_spec(game), "train_preset", None) or {}
+    evaluation = getattr(get_spec(game), "evaluation", None)
+    preset = getattr(evaluation, "train_preset", None) or {}
     names = {f.name for f in dataclasses.fields(TrainOptions)} - {"game"}
     for key in preset:
         if key not in names:

@@ -2,8 +2,8 @@
 
 from .aec import FatezooAEC
 from .registry import game_names, get_module, get_spec
-from .spec import GameSpec, IllegalActionError
+from .spec import EvalSettings, GameSpec, IllegalActionError
 from .vector import VecEnv
 
-__all__ = ["FatezooAEC", "GameSpec", "IllegalActionError", "VecEnv", "game_names", "get_module",
-           "get_spec"]
+__all__ = ["EvalSettings", "FatezooAEC", "GameSpec", "IllegalActionError", "VecEnv",
+           "game_names", "get_module", "get_spec"]

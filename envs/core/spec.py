@@ -65,8 +65,84 @@ def _camel(name: str) -> str:
 
 
 @dataclass(frozen=True)
+class EvalSettings:
+    """How a game is tested, measured, trained and searched: not the game itself.
+
+    Attributes:
+        contract_options: option sets (dicts of ``make`` keyword arguments) the shared
+            contract tests run the game with, besides the defaults.
+        fuzz_games: random games the CI fuzz plays per player count with the default
+            options (``pytest --long``: 100,000).
+        fuzz_option_games: the same for each ``contract_options`` set.
+        bench_floor: batched-core steps/s that ``fatezoo bench`` requires (0: none).
+        arena_targets: ``(agent spec, opponent spec, min win rate)`` triples.
+        train_preset: ``TrainOptions`` field overrides for ``fatezoo train GAME``.
+        rollout_depth: ISMCTS rollout decisions before the game's ``evaluate`` scores
+            the position (0: rollouts play to the end).
+        ismcts_prior: ISMCTS's default weight of the rollout policy's action in the tree
+            (``agents/ismcts.py``; 0: none; > 0 needs a ``policy`` kernel).
+        compile_seconds: measured cold compile seconds per entry point (``aec``,
+            ``vector``, ``heuristic``, ``ismcts``; ``fatezoo bench --compile``), quoted by
+            the first-use notice on stderr.
+    """
+
+    contract_options: tuple = ()
+    fuzz_games: int = 2000
+    fuzz_option_games: int = 300
+    bench_floor: float = 0.0
+    arena_targets: tuple = ()
+    train_preset: dict = field(default_factory=dict)
+    rollout_depth: int = 0
+    ismcts_prior: float = 0.0
+    compile_seconds: dict = field(default_factory=dict)
+
+    def problems(self) -> list:
+        """``(exception type, message)`` for each malformed setting; empty when sound.
+
+        The game's spec raises the first, naming the game, when it is built.
+        """
+        out = []
+        if not isinstance(self.contract_options, tuple) or not all(
+                isinstance(o, dict) for o in self.contract_options):
+            out.append((TypeError, "contract_options must be a tuple of dicts"))
+        for attr in ("fuzz_games", "fuzz_option_games"):
+            v = getattr(self, attr)
+            if not _is_int(v) or v < 1:
+                out.append((ValueError, f"{attr} must be an int >= 1, got {v!r}"))
+        if isinstance(self.bench_floor, bool) or not isinstance(self.bench_floor, (int, float)) \
+                or not self.bench_floor >= 0 or math.isinf(self.bench_floor):
+            out.append((ValueError, f"bench_floor must be a finite number >= 0, got "
+                                    f"{self.bench_floor!r}"))
+        if not isinstance(self.arena_targets, tuple):
+            out.append((TypeError, "arena_targets must be a tuple of (agent, opponent, "
+                                   "min_win_rate)"))
+        for t in self.arena_targets if isinstance(self.arena_targets, tuple) else ():
+            ok = (isinstance(t, tuple) and len(t) == 3 and isinstance(t[0], str)
+                  and isinstance(t[1], str) and isinstance(t[2], (int, float))
+                  and not isinstance(t[2], bool) and 0.0 <= t[2] <= 1.0)
+            if not ok:
+                out.append((ValueError, f"arena target {t!r} must be (agent spec, opponent "
+                                        "spec, min win rate in [0, 1])"))
+        if not isinstance(self.train_preset, dict):
+            out.append((TypeError, f"train_preset must be a dict, got "
+                                   f"{type(self.train_preset).__name__}"))
+        if not _is_int(self.rollout_depth) or self.rollout_depth < 0:
+            out.append((ValueError, f"rollout_depth must be an int >= 0, got "
+                                    f"{self.rollout_depth!r}"))
+        if isinstance(self.ismcts_prior, bool) or not isinstance(
+                self.ismcts_prior, (int, float)) or not 0 <= self.ismcts_prior < float("inf"):
+            out.append((ValueError, f"ismcts_prior must be a finite number >= 0, got "
+                                    f"{self.ismcts_prior!r}"))
+        if not isinstance(self.compile_seconds, dict) or not all(
+                _is_int(v) and v >= 0 for v in self.compile_seconds.values()):
+            out.append((ValueError, f"compile_seconds must map entry points to whole "
+                                    f"seconds >= 0, got {self.compile_seconds!r}"))
+        return out
+
+
+@dataclass(frozen=True)
 class GameSpec:
-    """Everything the shared core needs to know about one game.
+    """The game itself, as the shared core needs to know it.
 
     Attributes:
         name: env name, snake_case, equal to the game's folder name (``"fatefell"``).
@@ -91,25 +167,14 @@ class GameSpec:
         heuristic: ``(obs (B, D), masks (B, A), rng words (B, 4)) -> actions (B,)``.
         default_max_turns: truncation limit in player turns.
         format_version: the record format, stored in each record's ``<game>_format``.
-        rollout_depth: ISMCTS rollout decisions before the game's ``evaluate`` scores
-            the position (0: rollouts play to the end).
-        ismcts_prior: ISMCTS's default weight of the rollout policy's action in the tree
-            (``agents/ismcts.py``; 0: none; > 0 needs a ``policy`` kernel).
-        contract_options: option sets (dicts of ``make`` keyword arguments) the shared
-            contract tests run the game with, besides the defaults.
-        fuzz_games: random games the CI fuzz plays per player count with the default
-            options (``pytest --long``: 100,000); at least what the game's issue asks for.
-        fuzz_option_games: the same for each ``contract_options`` set.
         golden_summary: ``(record) -> str``, the per-game closing line(s) of a golden
             transcript (scores, totals...); None: the returns only.
-        bench_floor: batched-core steps/s that ``fatezoo bench`` requires (0: none).
-        arena_targets: ``(agent spec, opponent spec, min win rate)`` triples.
-        train_preset: ``TrainOptions`` field overrides for ``fatezoo train GAME``.
         how_to_win: one or two sentences on how the game is won (``fatezoo play`` says it).
         legend: how to read ``render_ansi``'s text (card codes...), for ``play``'s help.
-        compile_seconds: measured cold compile seconds per entry point (``aec``,
-            ``vector``, ``heuristic``, ``ismcts``; ``fatezoo bench --compile``), quoted by
-            the first-use notice on stderr.
+        symmetric_information: every seat sees the same table (no hidden information
+            between seats), so the contract's leak test has nothing to hide per seat.
+        evaluation: how the game is tested, measured, trained and searched
+            (:class:`EvalSettings`).
     """
 
     name: str
@@ -130,18 +195,11 @@ class GameSpec:
     heuristic: Callable | None = None
     default_max_turns: int = 1000
     format_version: int = 1
-    rollout_depth: int = 0
-    ismcts_prior: float = 0.0
-    contract_options: tuple = ()
-    fuzz_games: int = 2000
-    fuzz_option_games: int = 300
     golden_summary: Callable | None = None
-    bench_floor: float = 0.0
-    arena_targets: tuple = ()
-    train_preset: dict = field(default_factory=dict)
     how_to_win: str = ""
     legend: str = ""
-    compile_seconds: dict = field(default_factory=dict)
+    symmetric_information: bool = False
+    evaluation: EvalSettings = field(default_factory=EvalSettings)
 
     # ------------------------------------------------------------------ self-checks
 
@@ -151,7 +209,7 @@ class GameSpec:
                       self._check_declarations):
             check()
         register_game(self.state_dtype, **self.kernels.as_dict())
-        set_estimates(self.name, self.compile_seconds)
+        set_estimates(self.name, self.evaluation.compile_seconds)
 
     def _fail(self, message, kind=ValueError):
         raise kind(f"{self.name}: {message}")
@@ -186,11 +244,6 @@ class GameSpec:
         if self.state_dtype.names[0] != fmt:
             self._fail(f"state_dtype's first field is {self.state_dtype.names[0]!r}; expected "
                        f"{fmt!r} (use make_state_dtype)")
-        if not _is_int(self.rollout_depth) or self.rollout_depth < 0:
-            self._fail(f"rollout_depth must be an int >= 0, got {self.rollout_depth!r}")
-        if isinstance(self.ismcts_prior, bool) or not isinstance(
-                self.ismcts_prior, (int, float)) or not 0 <= self.ismcts_prior < float("inf"):
-            self._fail(f"ismcts_prior must be a finite number >= 0, got {self.ismcts_prior!r}")
 
     def _check_obs(self):
         if not isinstance(self.obs, ObsLayout):
@@ -251,37 +304,22 @@ class GameSpec:
                 self._fail(f"{where} shadows the common option {p.name!r}", TypeError)
 
     def _check_declarations(self):
-        if not isinstance(self.contract_options, tuple) or not all(
-                isinstance(o, dict) for o in self.contract_options):
-            self._fail("contract_options must be a tuple of dicts", TypeError)
-        for opts in self.contract_options:
+        if not isinstance(self.evaluation, EvalSettings):
+            self._fail(f"evaluation must be an EvalSettings(...), got "
+                       f"{type(self.evaluation).__name__}", TypeError)
+        for kind, message in self.evaluation.problems()[:1]:
+            self._fail(message, kind)
+        for opts in self.evaluation.contract_options:
             try:
                 self.options(**dict({"num_players": self.min_players}, **opts))
             except (TypeError, ValueError) as err:
                 self._fail(f"contract_options {opts!r} are not valid options: {err}")
-        for attr in ("fuzz_games", "fuzz_option_games"):
-            v = getattr(self, attr)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                self._fail(f"{attr} must be an int >= 1, got {v!r}")
         for attr in ("how_to_win", "legend"):
             if not isinstance(getattr(self, attr), str):
                 self._fail(f"{attr} must be a str, got {getattr(self, attr)!r}", TypeError)
-        if isinstance(self.bench_floor, bool) or not isinstance(self.bench_floor, (int, float)) \
-                or not self.bench_floor >= 0 or math.isinf(self.bench_floor):
-            self._fail(f"bench_floor must be a finite number >= 0, got {self.bench_floor!r}")
-        if not isinstance(self.arena_targets, tuple):
-            self._fail("arena_targets must be a tuple of (agent, opponent, min_win_rate)",
-                       TypeError)
-        for t in self.arena_targets:
-            ok = (isinstance(t, tuple) and len(t) == 3 and isinstance(t[0], str)
-                  and isinstance(t[1], str) and isinstance(t[2], (int, float))
-                  and not isinstance(t[2], bool) and 0.0 <= t[2] <= 1.0)
-            if not ok:
-                self._fail(f"arena target {t!r} must be (agent spec, opponent spec, "
-                           "min win rate in [0, 1])")
-        if not isinstance(self.train_preset, dict):
-            self._fail(f"train_preset must be a dict, got {type(self.train_preset).__name__}",
-                       TypeError)
+        if not isinstance(self.symmetric_information, bool):
+            self._fail(f"symmetric_information must be a bool, got "
+                       f"{self.symmetric_information!r}", TypeError)
 
     # ------------------------------------------------------------------ derived
 

@@ -496,9 +496,9 @@ def check_hidden_info(game: str, num_players: int = 2, positions: int = 12,
     mask = np.zeros(spec.num_actions, np.int8)
     mask2 = np.zeros(spec.num_actions, np.int8)
     checked = sensitive = 0
-    # a game whose seats all see the same table (SYMMETRIC_INFORMATION in its package: only
+    # a game whose seats all see the same table (its spec's symmetric_information: only
     # face-down stacks are hidden, from everyone alike) has no seat-private cards to show
-    symmetric = bool(getattr(mod, "SYMMETRIC_INFORMATION", False))
+    symmetric = spec.symmetric_information
     full = np.zeros(spec.state_size, np.float32)
     full2 = np.zeros(spec.state_size, np.float32)
     for k in range(positions):

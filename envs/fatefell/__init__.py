@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fatezoo.envs.core.spec import GameSpec, Kernels
+from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
 
 from . import rules
 from .cards import FATE_MOON, FATE_SUN
@@ -337,16 +337,18 @@ SPEC = GameSpec(
     determinize=determinize,
     heuristic=heuristic_actions,
     default_max_turns=1000,
-    rollout_depth=40,
-    contract_options=({}, {"advanced": True, "reward": "score"}),
     golden_summary=golden_summary,
-    bench_floor=1_000_000.0,  # batched steps/s; measured 3.8-5.0M with 1024 envs
-    # cold seconds per entry point on 2 shared cores (fatezoo bench fatefell --compile)
-    compile_seconds={"aec": 8, "vector": 5, "heuristic": 2, "ismcts": 8},
-    arena_targets=(("heuristic", "random", 0.9),),
-    train_preset=TRAIN_PRESET,
     how_to_win=HOW_TO_WIN,
     legend=LEGEND,
+    evaluation=EvalSettings(
+        contract_options=({}, {"advanced": True, "reward": "score"}),
+        bench_floor=1_000_000.0,  # batched steps/s; measured 3.8-5.0M with 1024 envs
+        arena_targets=(("heuristic", "random", 0.9),),
+        train_preset=TRAIN_PRESET,
+        rollout_depth=40,
+        # cold seconds per entry point on 2 shared cores (fatezoo bench fatefell --compile)
+        compile_seconds={"aec": 8, "vector": 5, "heuristic": 2, "ismcts": 8},
+    ),
 )
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)

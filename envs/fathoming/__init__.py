@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 
 from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN
-from fatezoo.envs.core.spec import GameSpec, Kernels
+from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
 from fatezoo.envs.core.zones import check_conservation
 
 from . import rules
@@ -376,19 +376,21 @@ SPEC = GameSpec(
     determinize=determinize,
     heuristic=heuristic_actions,
     default_max_turns=200,
-    rollout_depth=40,
-    contract_options=({"divine": True}, {"decks": ("Pixie Swarm", "Werewolf Pack")},
-                      {"divine": True, "decks": ("Divine Convergence", "Moon Pack Rising")}),
     golden_summary=golden_summary,
-    # batched steps/s: measured 109,477 at 1024 envs on the shared 2-core machine under
-    # load (0.22x its memory floor of 499,394; the 500,000 is that floor); half
-    bench_floor=54_000.0,
-    # cold seconds per entry point on 2 shared cores (fatezoo bench fathoming --compile)
-    compile_seconds={"aec": 30, "vector": 9, "heuristic": 1, "ismcts": 11},
-    arena_targets=(("heuristic", "random", 0.8),),
-    train_preset=TRAIN_PRESET,
     how_to_win=HOW_TO_WIN,
     legend=LEGEND,
+    evaluation=EvalSettings(
+        contract_options=({"divine": True}, {"decks": ("Pixie Swarm", "Werewolf Pack")},
+                          {"divine": True, "decks": ("Divine Convergence", "Moon Pack Rising")}),
+        # batched steps/s: measured 109,477 at 1024 envs on the shared 2-core machine under
+        # load (0.22x its memory floor of 499,394; the 500,000 is that floor); half
+        bench_floor=54_000.0,
+        arena_targets=(("heuristic", "random", 0.8),),
+        train_preset=TRAIN_PRESET,
+        rollout_depth=40,
+        # cold seconds per entry point on 2 shared cores (fatezoo bench fathoming --compile)
+        compile_seconds={"aec": 30, "vector": 9, "heuristic": 1, "ismcts": 11},
+    ),
 )
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)

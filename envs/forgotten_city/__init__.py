@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fatezoo.envs.core.spec import GameSpec, Kernels
+from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
 
 from . import rules
 from .encode import OBS, STATE_SIZE, encode, encode_state
@@ -50,9 +50,6 @@ from .state import (
     Phase,
 )
 
-# every seat sees the same table; only the face-down stacks are hidden, from all alike
-# (the contract's hidden-information check then asks determinize to move the full state)
-SYMMETRIC_INFORMATION = True
 BIG = 20000  # VP and coins stay far below this in any game; a record above it is corrupt
 COIN_FLOW_CAP = 10**8
 
@@ -384,20 +381,25 @@ SPEC = GameSpec(
     determinize=determinize,
     heuristic=heuristic_actions,
     default_max_turns=3000,
-    rollout_depth=60,
-    contract_options=({"reward": "score"},),
     golden_summary=golden_summary,
-    # batched steps/s that `fatezoo bench` requires, about half of what the core measures on
-    # an idle 2-core machine: 452,886 at 1,024 envs (0.38x the memory floor of copying the
-    # 2,729-entry observation and the 345-entry mask); a loaded machine (load 6-8) gives
-    # 180,000-230,000 (RULES.md section 19, Speed)
-    bench_floor=225_000.0,
-    # cold seconds per entry point on 2 shared cores (fatezoo bench forgotten_city --compile)
-    compile_seconds={"aec": 12, "vector": 5, "heuristic": 3, "ismcts": 7},
-    arena_targets=(("heuristic", "random", 0.8),),
-    train_preset=TRAIN_PRESET,
     how_to_win=HOW_TO_WIN,
     legend=LEGEND,
+    # every seat sees the same table; only the face-down stacks are hidden, from all alike
+    # (the contract's hidden-information check then asks determinize to move the full state)
+    symmetric_information=True,
+    evaluation=EvalSettings(
+        contract_options=({"reward": "score"},),
+        # batched steps/s that `fatezoo bench` requires, about half of what the core measures on
+        # an idle 2-core machine: 452,886 at 1,024 envs (0.38x the memory floor of copying the
+        # 2,729-entry observation and the 345-entry mask); a loaded machine (load 6-8) gives
+        # 180,000-230,000 (RULES.md section 19, Speed)
+        bench_floor=225_000.0,
+        arena_targets=(("heuristic", "random", 0.8),),
+        train_preset=TRAIN_PRESET,
+        rollout_depth=60,
+        # cold seconds per entry point on 2 shared cores (fatezoo bench forgotten_city --compile)
+        compile_seconds={"aec": 12, "vector": 5, "heuristic": 3, "ismcts": 7},
+    ),
 )
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)

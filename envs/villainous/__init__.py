@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from fatezoo.envs.core.knowledge import KNOWN, check_knowledge
-from fatezoo.envs.core.spec import GameSpec, Kernels
+from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
 from fatezoo.envs.core.zones import check_conservation
 
 from . import rules, shaping
@@ -557,26 +557,28 @@ SPEC = GameSpec(
     determinize=determinize,
     default_max_turns=200,
     heuristic=heuristic_actions,
-    train_preset=TRAIN_PRESET,
-    # 10 decisions, then `shaping.evaluate`; the heuristic's action leads the search (issue
-    # 12: RULES.md section 17, session 12: ISMCTS-200 in the Ratigan mirror 35.5% -> 66.9%)
-    rollout_depth=10,
-    ismcts_prior=10.0,
-    # half of the 158,190 steps/s measured with 1,024 envs on the loaded 2-core machine, so
-    # that load does not fail it (RULES.md: 742,331 on the idle machine, the issue's 500,000 met)
-    bench_floor=80_000.0,
-    # cold seconds per entry point on 2 shared cores (fatezoo bench villainous --compile)
-    compile_seconds={"aec": 25, "vector": 9, "heuristic": 11, "ismcts": 14},
-    # measured 85.2% on 200 games (149 won, 8 lost, 43 truncated ties; RULES.md section 17)
-    arena_targets=(("heuristic", "random", 0.8),),
     golden_summary=golden_summary,
-    contract_options=(),
-    fuzz_games=1000,  # issue 12: >= 1,000 random games per player count in CI (games are long)
     how_to_win="Be the first villain to start a turn with your objective met: Scar 15 "
                "Strength of defeated Heroes in his Succession pile (Mufasa first), Yzma "
                "Kuzco defeated by a Vanquish with Kronk, Ratigan The Robot Queen at "
                "Buckingham Palace (or, once it is discarded, Basil defeated).",
     legend=LEGEND,
+    evaluation=EvalSettings(
+        contract_options=(),
+        fuzz_games=1000,  # random games per player count in CI (its games are long)
+        # half of the 158,190 steps/s measured with 1,024 envs on a loaded 2-core machine, so
+        # that load does not fail it (RULES.md: 742,331 on the idle machine)
+        bench_floor=80_000.0,
+        # measured 85.2% on 200 games (149 won, 8 lost, 43 truncated ties; RULES.md section 17)
+        arena_targets=(("heuristic", "random", 0.8),),
+        train_preset=TRAIN_PRESET,
+        # 10 decisions, then `shaping.evaluate`; the heuristic's action leads the search
+        # (RULES.md section 17: ISMCTS-200 in the Ratigan mirror 66.9% with it, 35.5% without)
+        rollout_depth=10,
+        ismcts_prior=10.0,
+        # cold seconds per entry point on 2 shared cores (fatezoo bench villainous --compile)
+        compile_seconds={"aec": 25, "vector": 9, "heuristic": 11, "ismcts": 14},
+    ),
 )
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)
