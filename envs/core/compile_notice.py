@@ -35,6 +35,8 @@ ENTRY_OF = {
     "_rows_serial": "self-play",
     "search_batch": "ISMCTS",
     "search_serial": "ISMCTS",
+    "batch_policy_actions": "the heuristic",
+    "serial_policy_actions": "the heuristic",
 }
 
 _estimates: dict = {}  # game -> {entry: seconds}, filled by GameSpec

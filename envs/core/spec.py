@@ -17,7 +17,12 @@ from typing import Any, Callable
 import numpy as np
 
 from .compile_notice import set_estimates
-from .kernels import register_game
+from .kernels import (
+    SERIAL_BELOW,
+    batch_policy_actions,
+    register_game,
+    serial_policy_actions,
+)
 from .layout import ObsLayout
 from .state import MAX_PLAYERS, REWARD_MODES
 
@@ -58,6 +63,49 @@ class Kernels:
 
 def _is_int(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+class KernelDeterminize:
+    """A spec's ``determinize`` made from its ``determinize`` kernel.
+
+    ``(record, player, np.random.Generator) -> None``: checks the seat, draws four
+    generator words from ``rng`` and resamples in place everything ``player`` cannot see.
+    """
+
+    def __init__(self, game: str, kernel: Callable):
+        self.game, self.kernel = game, kernel
+
+    def __call__(self, rec, player, rng: np.random.Generator) -> None:
+        """Resample ``rec`` in place for ``player``; raises ValueError for a bad seat."""
+        n = int(rec["num_players"])
+        if not _is_int(player) or not 0 <= player < n:
+            raise ValueError(f"{self.game}: player must be in [0, {n}), got {player!r}")
+        words = rng.integers(1, 2**32, size=4).astype(np.int64)
+        self.kernel(rec, int(player), words)
+
+    def __repr__(self):
+        return f"KernelDeterminize({self.game!r}, {self.kernel!r})"
+
+
+class KernelHeuristic:
+    """A spec's ``heuristic`` made from its ``policy`` kernel, over a batch.
+
+    ``(obs (B, D), masks (B, A), rng words (B, 4)) -> actions (B,)``; the rows run in
+    parallel from ``SERIAL_BELOW`` rows up.
+    """
+
+    def __init__(self, state_dtype: np.dtype):
+        self.sel = np.zeros(1, state_dtype)  # selects the game's policy kernel
+
+    def __call__(self, obs: np.ndarray, masks: np.ndarray, rng: np.ndarray) -> np.ndarray:
+        """The policy's action for each row; mutates ``rng``."""
+        out = np.empty(obs.shape[0], np.int64)
+        kernel = serial_policy_actions if len(obs) < SERIAL_BELOW else batch_policy_actions
+        kernel(self.sel, obs, masks, rng, out)
+        return out
+
+    def __repr__(self):
+        return f"KernelHeuristic({self.sel.dtype.names[0][:-len('_format')]!r})"
 
 
 def _camel(name: str) -> str:
@@ -163,8 +211,10 @@ class GameSpec:
         render_ansi: ``(record, seat | None) -> str``.
         render_svg: ``(record, seat | None) -> str``.
         kernels: the numba kernels; the spec registers them with the core.
-        determinize: ``(record, player, np.random.Generator) -> None`` (in place).
-        heuristic: ``(obs (B, D), masks (B, A), rng words (B, 4)) -> actions (B,)``.
+        determinize: ``(record, player, np.random.Generator) -> None`` (in place);
+            left out, it is made from the ``determinize`` kernel (:class:`KernelDeterminize`).
+        heuristic: ``(obs (B, D), masks (B, A), rng words (B, 4)) -> actions (B,)``; left
+            out, it is the ``policy`` kernel over a batch (:class:`KernelHeuristic`).
         default_max_turns: truncation limit in player turns.
         format_version: the record format, stored in each record's ``<game>_format``.
         golden_summary: ``(record) -> str``, the per-game closing line(s) of a golden
@@ -204,6 +254,15 @@ class GameSpec:
     # ------------------------------------------------------------------ self-checks
 
     def __post_init__(self):
+        stale = isinstance(self.determinize, KernelDeterminize) and isinstance(
+            self.kernels, Kernels) and self.determinize.kernel is not self.kernels.determinize
+        if (self.determinize is None or stale) and isinstance(self.kernels, Kernels) \
+                and self.kernels.determinize is not None:
+            object.__setattr__(self, "determinize",
+                               KernelDeterminize(self.name, self.kernels.determinize))
+        if self.heuristic is None and isinstance(self.kernels, Kernels) \
+                and self.kernels.policy is not None and isinstance(self.state_dtype, np.dtype):
+            object.__setattr__(self, "heuristic", KernelHeuristic(self.state_dtype))
         for check in (self._check_names, self._check_sizes, self._check_obs,
                       self._check_callables, self._check_kernels, self._check_options,
                       self._check_declarations):

@@ -302,15 +302,6 @@ def check_record(rec) -> None:
     _check_cards(r, n)
 
 
-def determinize(rec, player: int, rng: np.random.Generator) -> None:
-    """Resample in place everything ``player`` cannot see in ``rec`` (see rules.py)."""
-    n = int(rec["num_players"])
-    if not 0 <= player < n:
-        raise ValueError(f"fatefell: player must be in [0, {n}), got {player!r}")
-    words = rng.integers(1, 2**32, size=4).astype(np.int64)
-    rules.determinize_record(rec, int(player), words)
-
-
 def golden_summary(rec) -> str:
     """A golden transcript's closing summary: the total score per seat."""
     return f"totals {rec['total'][: int(rec['num_players'])].tolist()}"
@@ -334,7 +325,6 @@ SPEC = GameSpec(
                     encode=encode, encode_state=encode_state,
                     determinize=rules.determinize_record, policy=act_one,
                     evaluate=rules.evaluate),
-    determinize=determinize,
     heuristic=heuristic_actions,
     default_max_turns=1000,
     golden_summary=golden_summary,
@@ -350,6 +340,8 @@ SPEC = GameSpec(
         compile_seconds={"aec": 8, "vector": 5, "heuristic": 2, "ismcts": 8},
     ),
 )
+
+determinize = SPEC.determinize  # the core's wrapper of rules.determinize_record
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)
 

@@ -342,14 +342,6 @@ def check_record(rec) -> None:
     _check_cache(rec)
 
 
-def determinize(rec, player: int, rng: np.random.Generator) -> None:
-    """Resample in place everything ``player`` cannot see in ``rec`` (see rules.py)."""
-    if not 0 <= player < 2:
-        raise ValueError(f"{GAME}: player must be 0 or 1, got {player!r}")
-    words = rng.integers(1, 2**32, size=4).astype(np.int64)
-    rules.determinize_record(rec, int(player), words)
-
-
 def golden_summary(rec) -> str:
     """A golden transcript's closing line: Loot per seat and why the game ended."""
     return f"loot {rec['loot'].tolist()} winner {int(rec['winner'])} reason {int(rec['reason'])}"
@@ -373,7 +365,6 @@ SPEC = GameSpec(
                     encode=encode, encode_state=encode_state,
                     determinize=rules.determinize_record, policy=act_one,
                     evaluate=rules.evaluate),
-    determinize=determinize,
     heuristic=heuristic_actions,
     default_max_turns=200,
     golden_summary=golden_summary,
@@ -392,6 +383,8 @@ SPEC = GameSpec(
         compile_seconds={"aec": 30, "vector": 9, "heuristic": 1, "ismcts": 11},
     ),
 )
+
+determinize = SPEC.determinize  # the core's wrapper of rules.determinize_record
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)
 

@@ -753,15 +753,6 @@ def check_record(rec) -> None:
     _check_phase(rec, r, n)
 
 
-def determinize(rec, player: int, rng: np.random.Generator) -> None:
-    """Resample in place everything ``player`` cannot see (see rules.determinize_record)."""
-    n = int(rec["num_players"])
-    if not 0 <= player < n:
-        raise ValueError(f"foretold: player must be in [0, {n}), got {player!r}")
-    words = rng.integers(1, 2**32, size=4).astype(np.int64)
-    rules.determinize_record(rec, int(player), words)
-
-
 def golden_summary(rec) -> str:
     """A golden transcript's closing summary: Life per seat and the winner."""
     n = int(rec["num_players"])
@@ -786,7 +777,6 @@ SPEC = GameSpec(
                     encode=encode, encode_state=encode_state,
                     determinize=rules.determinize_record, policy=act_one,
                     evaluate=rules.evaluate, asks=rules.asks),
-    determinize=determinize,
     heuristic=heuristic_actions,
     default_max_turns=150,
     golden_summary=golden_summary,
@@ -810,6 +800,8 @@ SPEC = GameSpec(
         compile_seconds={"aec": 34, "vector": 8, "heuristic": 5, "ismcts": 13},
     ),
 )
+
+determinize = SPEC.determinize  # the core's wrapper of rules.determinize_record
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)
 

@@ -484,26 +484,8 @@ the four Relics of the Fates and 10 more cards per Fate Deck), `reward="win"`
 ['player_0', 'player_1']
 """
 
-from __future__ import annotations
-
-from fatezoo.envs.core.aec import FatezooAEC
-from fatezoo.envs.core.vector import VecEnv
+from fatezoo.envs.core.entry import entry_points
 
 from . import SPEC
 
-
-class raw_env(FatezooAEC):  # noqa: N801  (PettingZoo naming)
-    """The Foretold AEC environment; see the module docstring for the doc page."""
-
-    SPEC = SPEC
-    __doc__ = __doc__
-
-
-def env(**kwargs) -> raw_env:
-    """A Foretold AEC env (the raw env: it validates everything itself)."""
-    return raw_env(**kwargs)
-
-
-def vec(num_envs: int = 1, **kwargs) -> VecEnv:
-    """A batched Foretold vector env (see fatezoo.envs.core.vector.VecEnv)."""
-    return VecEnv(SPEC, num_envs, **kwargs)
+raw_env, env, vec = entry_points(SPEC, __doc__, __name__)

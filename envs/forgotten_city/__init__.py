@@ -343,18 +343,6 @@ def check_record(rec) -> None:
     _check_flow(rec, n)
 
 
-def determinize(rec, player: int, rng: np.random.Generator) -> None:
-    """Resample in place what ``player`` (like everyone) cannot see.
-
-    The stacks' order and the face-down nightmares (see rules.determinize_record).
-    """
-    n = int(rec["num_players"])
-    if not 0 <= player < n:
-        raise ValueError(f"forgotten_city: player must be in [0, {n}), got {player!r}")
-    words = rng.integers(1, 2**32, size=4).astype(np.int64)
-    rules.determinize_record(rec, int(player), words)
-
-
 def golden_summary(rec) -> str:
     """A golden transcript's closing line: VP per seat."""
     return f"vp {rec['vp'][: int(rec['num_players'])].tolist()}"
@@ -378,7 +366,6 @@ SPEC = GameSpec(
                     encode=encode, encode_state=encode_state,
                     determinize=rules.determinize_record, policy=act_one,
                     evaluate=rules.evaluate),
-    determinize=determinize,
     heuristic=heuristic_actions,
     default_max_turns=3000,
     golden_summary=golden_summary,
@@ -401,6 +388,8 @@ SPEC = GameSpec(
         compile_seconds={"aec": 12, "vector": 5, "heuristic": 3, "ismcts": 7},
     ),
 )
+
+determinize = SPEC.determinize  # the core's wrapper of rules.determinize_record
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)
 

@@ -526,15 +526,6 @@ def _check_entries(rec, n, vil, t, cur, ph, ended):
     _require(m == 0 or ph == PH_ENTRY or ended, "phase", "the choice phase while choices wait")
 
 
-def determinize(rec, player: int, rng: np.random.Generator) -> None:
-    """Resample in place every card ``player`` does not know (rules.determinize_record)."""
-    n = int(rec["num_players"])
-    if not 0 <= player < n:
-        raise ValueError(f"villainous: player must be in [0, {n}), got {player!r}")
-    words = rng.integers(1, 2**32, size=4).astype(np.int64)
-    rules.determinize_record(rec, int(player), words)
-
-
 SPEC = GameSpec(
     name="villainous",
     gym_id="fatezoo/Villainous-v0",
@@ -554,7 +545,6 @@ SPEC = GameSpec(
                     encode=encode, encode_state=encode_state,
                     determinize=rules.determinize_record, policy=act_one,
                     evaluate=shaping.evaluate),
-    determinize=determinize,
     default_max_turns=200,
     heuristic=heuristic_actions,
     golden_summary=golden_summary,
@@ -580,6 +570,8 @@ SPEC = GameSpec(
         compile_seconds={"aec": 25, "vector": 9, "heuristic": 11, "ismcts": 14},
     ),
 )
+
+determinize = SPEC.determinize  # the core's wrapper of rules.determinize_record
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)
 

@@ -182,25 +182,8 @@ list of `num_players` names, seat 0 first, e.g. `["scar", "yzma"]`), `fate_token
 ['player_0', 'player_1']
 """
 
-from __future__ import annotations
-
-from fatezoo.envs.core.aec import FatezooAEC
-from fatezoo.envs.core.vector import VecEnv
+from fatezoo.envs.core.entry import entry_points
 
 from . import SPEC
 
-
-class raw_env(FatezooAEC):  # noqa: N801  (PettingZoo naming)
-    """The Villainous AEC environment."""
-
-    SPEC = SPEC
-
-
-def env(**kwargs) -> raw_env:
-    """A Villainous AEC env."""
-    return raw_env(**kwargs)
-
-
-def vec(num_envs: int = 1, **kwargs) -> VecEnv:
-    """A batched Villainous vector env."""
-    return VecEnv(SPEC, num_envs, **kwargs)
+raw_env, env, vec = entry_points(SPEC, __doc__, __name__)

@@ -182,15 +182,6 @@ def _check_decision(rec, n: int, t: int) -> None:
     _require(ok, "dec", "a reachable card -> target -> option step")
 
 
-def determinize(rec, player: int, rng: np.random.Generator) -> None:
-    """Resample in place every card ``player`` does not know (see rules.determinize_record)."""
-    n = int(rec["num_players"])
-    if not 0 <= player < n:
-        raise ValueError(f"kitgame: player must be in [0, {n}), got {player!r}")
-    words = rng.integers(1, 2**32, size=4).astype(np.int64)
-    rules.determinize_record(rec, int(player), words)
-
-
 # ---- registration: the spec holds the kernels and registers them itself
 SPEC = GameSpec(
     name="kitgame",
@@ -209,10 +200,11 @@ SPEC = GameSpec(
     kernels=Kernels(reset=rules.reset_game, apply=rules.apply_action, legal=rules.legal_mask,
                     encode=encode, encode_state=encode_state,
                     determinize=rules.determinize_record, asks=rules.asks),
-    determinize=determinize,
     default_max_turns=1000,
 )
 # ---- end of registration
+
+determinize = SPEC.determinize  # the core's wrapper of rules.determinize_record
 
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)
 
