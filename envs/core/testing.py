@@ -21,7 +21,7 @@ import numpy as np
 
 from . import kernels as K
 from .registry import get_module, get_spec
-from .rng import rng_rows
+from .rng import rng_rows, seed_words
 from .spec import IllegalActionError
 
 
@@ -29,6 +29,56 @@ def player_counts(game: str) -> list[int]:
     """Every supported player count of ``game``."""
     spec = get_spec(game)
     return list(range(spec.min_players, spec.max_players + 1))
+
+
+# ---------------------------------------------------------------- rule tests
+
+
+class RuleGame:
+    """One record of a game and its legal mask: the base of every game's rule-test harness.
+
+    A game's rule tests subclass it with the game's spec and add the position builders of
+    that game (``arrange``...)::
+
+        class Game(RuleGame):
+            SPEC = SPEC
+
+    ``Game(num_players=3, seed=1, **options)`` deals a game exactly as the envs do;
+    ``act(a, ...)`` applies decisions as the envs do (the lone legal decisions that follow
+    are applied too) and checks the record after each.
+    """
+
+    SPEC = None  # the game's GameSpec, set by the subclass
+
+    def __init__(self, seed: int = 0, words=None, **options):
+        self.states = self.SPEC.new_states(1, self.SPEC.options(**options))
+        self.states["rng"] = seed_words(seed, 0) if words is None else words
+        self.mask = np.zeros(self.SPEC.num_actions, np.int8)
+        K.reset_one(self.states, 0, self.mask)
+
+    @property
+    def r(self):
+        """The record (a view: writes go into the game)."""
+        return self.states[0]
+
+    @property
+    def n(self) -> int:
+        """The number of players."""
+        return int(self.r["num_players"])
+
+    def legal(self) -> set:
+        """The current player's legal actions."""
+        K.mask_one(self.states, 0, self.mask)
+        return set(np.flatnonzero(self.mask).tolist())
+
+    def act(self, *actions) -> None:
+        """Apply each decision as the envs do, checking it is legal and the record after."""
+        for a in actions:
+            legal = self.legal()
+            assert a in legal, (f"{self.SPEC.name}: action {a} ({self.SPEC.action_names[a]}) "
+                                f"is not legal; legal: {sorted(legal)}")
+            K.step_one(self.states, 0, a, self.mask)
+            self.SPEC.check_record(self.r)
 
 
 # ---------------------------------------------------------------- PettingZoo / gymnasium
