@@ -27,6 +27,8 @@ from .state import (
     NUM_PAIRS,
     NUM_PHASES,
     NUM_SEASONS,
+    PAIR_FIRST,
+    PAIR_SECOND,
     PAIRS,
     PILE_CAP,
     SLOTS,
@@ -41,6 +43,20 @@ CARD_IDENT = CARD + NUM_IDENTITIES  # a card followed by its one-hot identity
 SLOT_PARTS = ("exists", "known", "completed", "value", "moon", "skeleton")
 S_EXISTS, S_KNOWN, S_COMPLETED, S_VALUE, S_MOON, S_SKELETON = range(len(SLOT_PARTS))
 TOTAL_SCALE = 200.0  # running totals are divided by this
+# pile sizes: the draw pile, then one per discard pile, each / PILE_SCALE
+SIZE_PARTS = ("draw", "discard")
+Z_DRAW, Z_DISCARD = range(len(SIZE_PARTS))  # Z_DISCARD + pile
+PILE_SCALE = NUM_CARDS
+# Fate cards this season, set aside, still in the draw pile, each / NUM_FATE
+FATE_PARTS = ("season", "aside", "in_draw")
+F_SEASON, F_ASIDE, F_IN_DRAW = range(len(FATE_PARTS))
+# the final round: begun (0/1), final turns left / FINAL_SCALE
+FINAL_PARTS = ("begun", "turns_left")
+FR_BEGUN, FR_TURNS_LEFT = range(len(FINAL_PARTS))
+FINAL_SCALE = MAX_P - 1
+# progress: turn / max_turns, seasons left / NUM_SEASONS
+PROGRESS_PARTS = ("turn", "seasons_left")
+PR_TURN, PR_SEASONS_LEFT = range(len(PROGRESS_PARTS))
 
 OBS = ObsLayout((
     ObsField("seat_slots", (MAX_P, SLOTS, len(SLOT_PARTS)),
@@ -65,14 +81,16 @@ OBS = ObsLayout((
     ObsField("season_kind", (NUM_SEASONS,), "one-hot Spring, Summer, Autumn, Winter"),
     ObsField("seasonal_rules", (1,), "1 if the advanced seasonal rules are in force"),
     ObsField("two_piles", (1,), "1 if there are two discard piles (advanced Autumn)"),
-    ObsField("pile_sizes", (1 + MAX_PILES,),
+    ObsField("pile_sizes", (Z_DISCARD + MAX_PILES,),
              "draw pile, discard pile 0, discard pile 1 sizes / 60"),
-    ObsField("fates", (3,), "Fate cards this season, set aside, still in the draw pile / 12"),
+    ObsField("fates", (len(FATE_PARTS),),
+             "Fate cards this season, set aside, still in the draw pile / 12"),
     ObsField("totals", (MAX_P,), "running total score per seat / 200"),
     ObsField("matches", (MAX_P,), "cards in Completed Matches per seat / 4"),
-    ObsField("final_round", (2,), "1 if a player completed both Matches; final turns left / 3"),
+    ObsField("final_round", (len(FINAL_PARTS),),
+             "1 if a player completed both Matches; final turns left / 3"),
     ObsField("num_players", (MAX_P - MIN_P + 1,), "one-hot 2, 3, 4 players"),
-    ObsField("progress", (2,), "turn / max_turns, seasons left / 4"),
+    ObsField("progress", (len(PROGRESS_PARTS),), "turn / max_turns, seasons left / 4"),
     ObsField("hand_matches", (SLOTS,),
              "1 if the drawn card (seen) has the identity of your known slot"),
     ObsField("discard_matches", (MAX_PILES, SLOTS),
@@ -161,8 +179,8 @@ def encode(rec, viewer, omniscient, out):
                 if r == 0:
                     out[O_IDENT + x * IDENT_STRIDE + (int(c) >> 1)] = 1.0
     for i in range(NUM_PAIRS):
-        x = PAIRS[i, 0]
-        y = PAIRS[i, 1]
+        x = PAIRS[i, PAIR_FIRST]
+        y = PAIRS[i, PAIR_SECOND]
         if ((omniscient or (rec["known"][viewer, viewer, x] and rec["known"][viewer, viewer, y]))
                 and not rec["matched"][viewer, x] and not rec["matched"][viewer, y]
                 and rec["layout"][viewer, x] >> 1 == rec["layout"][viewer, y] >> 1):
@@ -193,14 +211,14 @@ def encode(rec, viewer, omniscient, out):
     out[O_KIND + int(rec["season_kind"][s])] = 1.0
     out[O_RULES] = rec["seasonal_rules"]
     out[O_PILES] = rec["num_piles"] - 1
-    out[O_SIZES] = rec["draw_n"] / NUM_CARDS
+    out[O_SIZES + Z_DRAW] = rec["draw_n"] / PILE_SCALE
     for k in range(MAX_PILES):
-        out[O_SIZES + 1 + k] = rec["discard_n"][k] / NUM_CARDS
+        out[O_SIZES + Z_DISCARD + k] = rec["discard_n"][k] / PILE_SCALE
     f = rec["fate_count"][s]
-    out[O_FATES] = f / NUM_FATE
-    out[O_FATES + 1] = rec["aside_n"] / NUM_FATE
+    out[O_FATES + F_SEASON] = f / NUM_FATE
+    out[O_FATES + F_ASIDE] = rec["aside_n"] / NUM_FATE
     resolving = 1 if rec["fate_card"] >= 0 else 0  # drawn, not yet set aside
-    out[O_FATES + 2] = (f - rec["aside_n"] - resolving) / NUM_FATE
+    out[O_FATES + F_IN_DRAW] = (f - rec["aside_n"] - resolving) / NUM_FATE
     for r in range(n):
         q = (viewer + r) % n
         out[O_TOTALS + r] = rec["total"][q] / TOTAL_SCALE
@@ -209,11 +227,11 @@ def encode(rec, viewer, omniscient, out):
             done += rec["matched"][q, x]
         out[O_MATCHES + r] = done / SLOTS
     if rec["ender"] >= 0:
-        out[O_FINAL] = 1.0
-        out[O_FINAL + 1] = rec["final_left"] / (MAX_P - 1)
+        out[O_FINAL + FR_BEGUN] = 1.0
+        out[O_FINAL + FR_TURNS_LEFT] = rec["final_left"] / FINAL_SCALE
     out[O_NP + n - MIN_P] = 1.0
-    out[O_PROG] = min(1.0, rec["turn"] / max(1, rec["max_turns"]))
-    out[O_PROG + 1] = (rec["seasons"] - s) / NUM_SEASONS
+    out[O_PROG + PR_TURN] = min(1.0, rec["turn"] / max(1, rec["max_turns"]))
+    out[O_PROG + PR_SEASONS_LEFT] = (rec["seasons"] - s) / NUM_SEASONS
     put_match_hints(rec, viewer, omniscient, out)
     # Fate cards are revealed when drawn and set aside face up: public
     if rec["fate_card"] >= 0:

@@ -46,6 +46,8 @@ from .state import (
     NUM_PAIRS,
     NUM_PHASES,
     NUM_TARGETS,
+    PAIR_FIRST,
+    PAIR_SECOND,
     PAIRS,
     PILE,
     SLOT,
@@ -102,7 +104,8 @@ def protected(obs, x):
     if obs[O_SEAT + x * SLOT_STRIDE + S_COMPLETED] > 0.5:
         return True
     for i in range(NUM_PAIRS):
-        if obs[O_PAIRS + i] > 0.5 and (PAIRS[i, 0] == x or PAIRS[i, 1] == x):
+        if obs[O_PAIRS + i] > 0.5 and (PAIRS[i, PAIR_FIRST] == x
+                                       or PAIRS[i, PAIR_SECOND] == x):
             return True
     return False
 

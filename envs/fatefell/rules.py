@@ -36,6 +36,8 @@ from .state import (
     NUM_IDENTITIES,
     NUM_PAIRS,
     NUM_SEASONS,
+    PAIR_FIRST,
+    PAIR_SECOND,
     PAIRS,
     PILE,
     PILE_CAP,
@@ -497,7 +499,8 @@ def legal_mask(rec, mask):
                 mask[PILE + k] = 1
     elif ph == Phase.DECLARE:
         for i in range(NUM_PAIRS):
-            if not rec["matched"][p, PAIRS[i, 0]] and not rec["matched"][p, PAIRS[i, 1]]:
+            if (not rec["matched"][p, PAIRS[i, PAIR_FIRST]]
+                    and not rec["matched"][p, PAIRS[i, PAIR_SECOND]]):
                 mask[DECLARE + i] = 1
         mask[END_TURN] = 1
     elif ph == Phase.PEEK_HIDDEN:
@@ -577,8 +580,8 @@ def declare(rec, a):
         end_turn(rec)
         return
     t = rec["turn_player"]
-    x = PAIRS[a - DECLARE, 0]
-    y = PAIRS[a - DECLARE, 1]
+    x = PAIRS[a - DECLARE, PAIR_FIRST]
+    y = PAIRS[a - DECLARE, PAIR_SECOND]
     show_all(rec, t, x)
     show_all(rec, t, y)
     if identity(rec["layout"][t, x]) == identity(rec["layout"][t, y]):

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from fatezoo.envs.core.decisions import ActionSpace, Block
 from fatezoo.envs.core.state import make_state_dtype
 
 NUM_ARCANA = 48
@@ -58,19 +59,35 @@ FATE_STEP = 2
 FATE_SPINS = 4  # outcomes of the random season kind or Fate count (advanced options)
 
 PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], np.int64)  # own slot pairs
+PAIR_PARTS = ("first", "second")  # PAIRS' columns: the pair's two slots
+PAIR_FIRST, PAIR_SECOND = range(len(PAIR_PARTS))
 NUM_PAIRS = len(PAIRS)
 NUM_TARGETS = (MAX_P - 1) * SLOTS  # a slot of each other seat
 
-# action ids: consecutive blocks (see the table above)
-DRAW_DECK = 0
-DRAW_DISCARD = DRAW_DECK + 1  # + DRAW_DEPTH * pile + depth
-SLOT = DRAW_DISCARD + MAX_PILES * DRAW_DEPTH  # + slot
-DISCARD = SLOT + SLOTS
-PILE = DISCARD + 1  # + pile
-DECLARE = PILE + MAX_PILES  # + pair
-END_TURN = DECLARE + NUM_PAIRS
-TARGET = END_TURN + 1  # + SLOTS * (seat - 1) + slot
-NUM_ACTIONS = TARGET + NUM_TARGETS
+# action ids: named blocks (see the table above)
+SPACE = ActionSpace([
+    Block("draw_deck", 1, ("draw from the draw pile",)),
+    Block("draw_discard", MAX_PILES * DRAW_DEPTH,  # DRAW_DEPTH * pile + depth
+          tuple(f"draw discard pile {k} depth {d}"
+                for k in range(MAX_PILES) for d in range(DRAW_DEPTH))),
+    Block("slot", SLOTS, "own slot {}"),
+    Block("discard", 1, ("discard the drawn card",)),
+    Block("pile", MAX_PILES, "discard pile {}"),
+    Block("declare", NUM_PAIRS, tuple(f"declare match slots {x}+{y}" for x, y in PAIRS)),
+    Block("end_turn", 1, ("end turn",)),
+    Block("target", NUM_TARGETS,  # SLOTS * (seat - 1) + slot
+          tuple(f"target seat +{r} slot {x}" for r in range(1, MAX_P) for x in range(SLOTS))),
+])
+DRAW_DECK = SPACE.offset("draw_deck")
+DRAW_DISCARD = SPACE.offset("draw_discard")  # + DRAW_DEPTH * pile + depth
+SLOT = SPACE.offset("slot")  # + slot
+DISCARD = SPACE.offset("discard")
+PILE = SPACE.offset("pile")  # + pile
+DECLARE = SPACE.offset("declare")  # + pair
+END_TURN = SPACE.offset("end_turn")
+TARGET = SPACE.offset("target")  # + SLOTS * (seat - 1) + slot
+NUM_ACTIONS = SPACE.size
+ACTION_NAMES = SPACE.names
 # the published ids (replays and trained policies depend on them)
 assert (SLOT, DISCARD, PILE, DECLARE, END_TURN, TARGET, NUM_ACTIONS) == (7, 11, 12, 14, 20, 21, 33)
 
@@ -178,26 +195,6 @@ STATE_DTYPE = make_state_dtype("fatefell", GAME_FIELDS, Path(__file__).parent)
 def action_name(a: int) -> str:
     """Return a short human-readable name of action ``a``."""
     a = int(a)
-    if a == DRAW_DECK:
-        return "draw from the draw pile"
-    if DRAW_DISCARD <= a < SLOT:
-        pile, depth = divmod(a - DRAW_DISCARD, DRAW_DEPTH)
-        return f"draw discard pile {pile} depth {depth}"
-    if SLOT <= a < DISCARD:
-        return f"own slot {a - SLOT}"
-    if a == DISCARD:
-        return "discard the drawn card"
-    if PILE <= a < DECLARE:
-        return f"discard pile {a - PILE}"
-    if DECLARE <= a < END_TURN:
-        x, y = PAIRS[a - DECLARE]
-        return f"declare match slots {x}+{y}"
-    if a == END_TURN:
-        return "end turn"
-    if TARGET <= a < NUM_ACTIONS:
-        seat, slot = divmod(a - TARGET, SLOTS)
-        return f"target seat +{seat + 1} slot {slot}"
-    raise ValueError(f"action {a!r} is not in [0, {NUM_ACTIONS})")
-
-
-ACTION_NAMES = tuple(action_name(a) for a in range(NUM_ACTIONS))
+    if not 0 <= a < NUM_ACTIONS:
+        raise ValueError(f"action {a!r} is not in [0, {NUM_ACTIONS})")
+    return ACTION_NAMES[a]

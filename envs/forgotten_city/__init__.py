@@ -35,6 +35,8 @@ from .state import (
     NUM_PHASES,
     NUM_SECTORS,
     NUM_WHITE,
+    PICK_FIRST,
+    PICK_SECOND,
     PICKS,
     RES_PER_COLOR,
     ROUNDS,
@@ -128,9 +130,10 @@ def _check_monuments(rec, n) -> None:
           "monuments or -1 (seats in play)", zone)
     _need(_in(picks, -1, NUM_MON) and (picks[n:] == -1).all(), "picks",
           "monuments or -1 (seats in play)", picks)
-    _need(not ((picks[:, 1] >= 0) & (picks[:, 0] < 0)).any(), "picks",
+    _need(not ((picks[:, PICK_SECOND] >= 0) & (picks[:, PICK_FIRST] < 0)).any(), "picks",
           "a second pick only after a first", picks)
-    _need(n == 2 or (picks[:, 1] == -1).all(), "picks", "one per seat with 3-4 players", picks)
+    _need(n == 2 or (picks[:, PICK_SECOND] == -1).all(), "picks",
+          "one per seat with 3-4 players", picks)
     _need(_in(rec["mdiscard"], 0, 2), "mdiscard", "0 or 1", rec["mdiscard"])
     where = (st[:sn].tolist() + [x for x in tm.tolist() if x >= 0]
              + [x for x in zone.ravel().tolist() if x >= 0]
@@ -289,13 +292,14 @@ def _check_flow(rec, n) -> None:
         _need(cur == p, "current_player", f"the seat settling {p}", cur)
         _need(not used.any(), "helpers", "all in supply during Meditation", used)
         for j in range(i):
-            _need(rec["picks"][po[j], 0] == -1, f"seat {po[j]}'s picks", "settled", -1)
+            _need(rec["picks"][po[j], PICK_FIRST] == -1, f"seat {po[j]}'s picks", "settled", -1)
         full = (rec["zone"][p] >= 0).all()
         if d == Dec.KEEP:
-            _need(rec["picks"][p, 1] >= 0, "picks", "two monuments to keep one of",
+            _need(rec["picks"][p, PICK_SECOND] >= 0, "picks", "two monuments to keep one of",
                   rec["picks"][p])
         else:
-            _need(rec["picks"][p, 1] < 0 and rec["picks"][p, 0] >= 0 and full, "picks",
+            _need(rec["picks"][p, PICK_SECOND] < 0 and rec["picks"][p, PICK_FIRST] >= 0 and full,
+                  "picks",
                   "one new monument and a full zone to discard from", rec["picks"][p])
         return
     _need(not (rec["picks"] >= 0).any(), "picks", "empty after Meditation", rec["picks"])

@@ -20,6 +20,7 @@ from .state import (
     MAX_LEVEL,
     MAX_P,
     MAX_TRACK,
+    MIN_P,
     MIR_TYPE,
     MON_COLOR,
     NM_ATTACKS,
@@ -27,11 +28,14 @@ from .state import (
     NUM_COLORS,
     NUM_DECS,
     NUM_HEX,
+    NUM_LEVELS,
     NUM_MIR_TYPES,
     NUM_MON,
     NUM_NM,
     NUM_NM_POS,
     NUM_PHASES,
+    NUM_PICKS,
+    NUM_TERRAINS,
     NUM_WHITE,
     RES_PER_COLOR,
     ROUNDS,
@@ -40,24 +44,86 @@ from .state import (
     TREE_COST,
     TREE_SPACES,
     WHITE_SHOWN,
+    ZONE_SLOTS,
+    Dec,
+    Phase,
 )
 
-HEX_W = 7 + 4 + 4 + 4 + 4 + 1  # terrain, monument colour, owner, helpers, leaders, monument
-MON_W = 1 + 2 * MAX_P + 2  # track, zone by seat, picked by seat, on the map, discarded
-SEAT_W = 19
-NM_W = 2 + NUM_NM + NUM_COLORS + 1 + MAX_P + MAX_P
+
+def part_starts(parts) -> list[int]:
+    """Where each ``(name, width)`` part of an observation row starts, in order."""
+    starts, o = [], 0
+    for _, width in parts:
+        starts.append(o)
+        o += width
+    return starts
+
+
+def part_width(parts) -> int:
+    """Entries in a row of ``(name, width)`` parts."""
+    return sum(width for _, width in parts)
+
+
+MONUMENT_SCALE = NUM_MON  # a monument type is written (type + 1) / MONUMENT_SCALE, 0 for none
+# pending: any-resource gains left / ANY_SCALE, penalties left / PENALTY_SCALE, colour given
+PENDING_PARTS = (("any", 1), ("penalties", 1), ("give", NUM_COLORS))
+P_ANY, P_PENALTY, P_GIVE = part_starts(PENDING_PARTS)
+ANY_SCALE, PENALTY_SCALE = 3.0, 6.0
+# a track space: in use, coins / TRACK_COIN_SCALE, monument type (one-hot), marker seat
+TRACK_PARTS = (("in_use", 1), ("coins", 1), ("monument", NUM_MON), ("marker", MAX_P))
+TR_USE, TR_COINS, TR_MON, TR_MARKER = part_starts(TRACK_PARTS)
+TRACK_COIN_SCALE = 10.0
+# a hex: terrain, monument colour, owner seat, helpers per seat / HELPERS, leader per seat,
+# monument type / MONUMENT_SCALE
+HEX_PARTS = (("terrain", NUM_TERRAINS), ("mon_colour", NUM_COLORS), ("owner", MAX_P),
+             ("helpers", MAX_P), ("leader", MAX_P), ("mon_type", 1))
+H_TERR, H_MCOL, H_OWNER, H_HELP, H_LEAD, H_MTYPE = part_starts(HEX_PARTS)
+HEX_W = part_width(HEX_PARTS)
+# a monument type: on the track, in a seat's zone, picked by a seat, on the map, discarded
+MON_PARTS = (("track", 1), ("zone", MAX_P), ("picked", MAX_P), ("map", 1), ("discarded", 1))
+M_TRACK, M_ZONE, M_PICK, M_MAP, M_DISC = part_starts(MON_PARTS)
+MON_W = part_width(MON_PARTS)
+# a seat's monuments: construction zone slots, then picks, each type / MONUMENT_SCALE
+SLOT_PARTS = (("zone", ZONE_SLOTS), ("pick", NUM_PICKS))
+SL_ZONE, SL_PICK = part_starts(SLOT_PARTS)
+SLOT_W = part_width(SLOT_PARTS)
+# a seat: VP / VP_SCALE, coins / COIN_SCALE, resources / RES_PER_COLOR, inspiration and
+# defense / TRACK_CAP, production levels / MAX_LEVEL, helpers placed and rested / HELPERS,
+# free markers / FREE_MARKERS, monument area left / AREA_SPACES, nightmare cards /
+# NUM_NM_POS, miracles / TREE_SPACES, next tree cost / the last, white miracles / TREE_SPACES
+SEAT_PARTS = (("vp", 1), ("coins", 1), ("res", NUM_COLORS), ("insp", 1), ("def", 1),
+              ("level", NUM_LEVELS), ("placed", 1), ("rest", 1), ("free", 1), ("area", 1),
+              ("nm_cards", 1), ("miracles", 1), ("next_cost", 1), ("white", 1))
+(S_VP, S_COINS, S_RES, S_INSP, S_DEF, S_LEVEL, S_PLACED, S_REST, S_FREE, S_AREA, S_NMC,
+ S_MIRN, S_NEXT, S_WHITE) = part_starts(SEAT_PARTS)
+SEAT_W = part_width(SEAT_PARTS)
+VP_SCALE, COIN_SCALE = 100.0, 30.0
+MIRACLE_SCALE = 3.0  # miracle tiles owned per type are divided by this
+# a nightmare position: revealed, defeated, type (one-hot), attacks, hit points left /
+# MAX_BOXES, markers per seat / MAX_BOXES, card holder seat
+NM_PARTS = (("shown", 1), ("dead", 1), ("type", NUM_NM), ("attacks", NUM_COLORS), ("hp", 1),
+            ("markers", MAX_P), ("holder", MAX_P))
+N_SHOWN, N_DEAD, N_TYPE, N_ATK, N_HP, N_MARK, N_HOLD = part_starts(NM_PARTS)
+NM_W = part_width(NM_PARTS)
+# the fighter's view of a nightmare position: attacking them, strength paid / TRACK_CAP
+FIGHT_PARTS = ("attacking", "paid")
+FI_ATTACKING, FI_PAID = range(len(FIGHT_PARTS))
+# stack sizes: monuments / NUM_MON, white miracles / NUM_WHITE, face-down nightmares / NUM_NM
+STACK_PARTS = ("monuments", "white", "nightmares")
+ST_MON, ST_WHITE, ST_NM = range(len(STACK_PARTS))
 
 OBS = ObsLayout((
     ObsField("phase", (NUM_PHASES,), "one-hot phase (pick, settle, action, buy, fight, "
                                      "leader, over)"),
     ObsField("decision", (NUM_DECS,), "one-hot decision kind of the player to act"),
     ObsField("round", (ROUNDS,), "one-hot round"),
-    ObsField("num_players", (3,), "one-hot 2, 3, 4 players"),
+    ObsField("num_players", (MAX_P - MIN_P + 1,), "one-hot 2, 3, 4 players"),
     ObsField("to_act", (MAX_P,), "one-hot relative seat of the player to act"),
-    ObsField("pending", (2 + NUM_COLORS,), "any-resource gains left / 3, penalties left / 6, "
-                                           "colour given in an exchange (one-hot)"),
+    ObsField("pending", (part_width(PENDING_PARTS),),
+             "any-resource gains left / 3, penalties left / 6, "
+             "colour given in an exchange (one-hot)"),
     ObsField("order", (MAX_P, MAX_P), "per relative seat: its place in track order (one-hot)"),
-    ObsField("track", (MAX_TRACK, 2 + NUM_MON + MAX_P),
+    ObsField("track", (MAX_TRACK, part_width(TRACK_PARTS)),
              "per track space: in use, coins / 10, monument type (one-hot), marker seat"),
     ObsField("hexes", (NUM_HEX, HEX_W),
              "per space: terrain P R B Y stone portal central, monument colour, owner seat, "
@@ -65,8 +131,9 @@ OBS = ObsLayout((
     ObsField("monuments", (NUM_MON, MON_W),
              "per monument type: on the track, in a seat's zone, picked by a seat, on the "
              "map, discarded"),
-    ObsField("slots", (MAX_P, 4), "per seat: construction zone slot 0, slot 1, first pick, "
-                                  "second pick: (monument type + 1) / 28, 0 if empty"),
+    ObsField("slots", (MAX_P, SLOT_W),
+             "per seat: construction zone slot 0, slot 1, first pick, "
+             "second pick: (monument type + 1) / 28, 0 if empty"),
     ObsField("seats", (MAX_P, SEAT_W),
              "per seat: VP / 100, coins / 30, resources (4) / 20, inspiration / 15, "
              "defense / 15, production levels (3) / 4, helpers placed, rested / 4, free "
@@ -79,10 +146,12 @@ OBS = ObsLayout((
     ObsField("nightmares", (NUM_NM_POS, NM_W),
              "per board position: revealed, defeated, type (one-hot, once revealed), "
              "attacks (4), hit points left / 14, markers per seat / 14, card holder seat"),
-    ObsField("fight", (NUM_NM_POS, 2), "for the fighting player: attacking them, strength "
-                                       "paid to it this phase / 15"),
+    ObsField("fight", (NUM_NM_POS, len(FIGHT_PARTS)),
+             "for the fighting player: attacking them, strength "
+             "paid to it this phase / 15"),
     ObsField("supply", (NUM_COLORS,), "resources left in the supply / 20"),
-    ObsField("stacks", (3,), "monument stack / 28, white stack / 19, face-down nightmares / 7"),
+    ObsField("stacks", (len(STACK_PARTS),),
+             "monument stack / 28, white stack / 19, face-down nightmares / 7"),
 ))
 OBS_SIZE = OBS.size
 O_PHASE = OBS.start("phase")
@@ -92,6 +161,7 @@ O_NP = OBS.start("num_players")
 O_ACT = OBS.start("to_act")
 O_PEND = OBS.start("pending")
 O_ORDER = OBS.start("order")
+ORDER_S = OBS.strides("order")[0]
 O_TRACK = OBS.start("track")
 TRACK_S = OBS.strides("track")[0]
 O_HEX = OBS.start("hexes")
@@ -99,28 +169,22 @@ HEX_S = OBS.strides("hexes")[0]
 O_MON = OBS.start("monuments")
 MON_S = OBS.strides("monuments")[0]
 O_SLOTS = OBS.start("slots")
+SLOTS_S = OBS.strides("slots")[0]
 O_SEATS = OBS.start("seats")
 SEAT_S = OBS.strides("seats")[0]
 O_MIR = OBS.start("miracles")
 MIR_S = OBS.strides("miracles")[0]
 O_WDISP = OBS.start("white_display")
+WDISP_S = OBS.strides("white_display")[0]
 O_GDISP = OBS.start("grey_display")
+GDISP_S = OBS.strides("grey_display")[0]
 O_GOUT = OBS.start("grey_out")
 O_NM = OBS.start("nightmares")
 NM_S = OBS.strides("nightmares")[0]
 O_FIGHT = OBS.start("fight")
+FIGHT_S = OBS.strides("fight")[0]
 O_SUPPLY = OBS.start("supply")
 O_STACKS = OBS.start("stacks")
-# seat row columns
-S_VP, S_COINS, S_RES, S_INSP, S_DEF, S_LEVEL = 0, 1, 2, 6, 7, 8
-S_PLACED, S_REST, S_FREE, S_AREA, S_NMC, S_MIRN, S_NEXT, S_WHITE = 11, 12, 13, 14, 15, 16, 17, 18
-# hex row columns
-H_TERR, H_MCOL, H_OWNER, H_HELP, H_LEAD, H_MTYPE = 0, 7, 11, 15, 19, 23
-# nightmare row columns
-N_SHOWN, N_DEAD, N_TYPE, N_ATK, N_HP, N_MARK, N_HOLD = 0, 1, 2, 2 + NUM_NM, 6 + NUM_NM, \
-    7 + NUM_NM, 7 + NUM_NM + MAX_P
-# monument row columns
-M_TRACK, M_ZONE, M_PICK, M_MAP, M_DISC = 0, 1, 1 + MAX_P, 1 + 2 * MAX_P, 2 + 2 * MAX_P
 STATE_EXTRA = NUM_MON + NUM_WHITE + NUM_NM_POS + 1  # stack orders and face-down nightmares
 STATE_SIZE = OBS_SIZE + STATE_EXTRA
 
@@ -152,13 +216,13 @@ def encode(rec, viewer, omniscient, out):
     out[O_PHASE + int(rec["phase"])] = 1.0
     out[O_DEC + int(rec["dec"])] = 1.0
     out[O_ROUND + int(rec["round"])] = 1.0
-    out[O_NP + n - 2] = 1.0
-    if rec["phase"] != 6:
+    out[O_NP + n - MIN_P] = 1.0
+    if rec["phase"] != Phase.OVER:
         out[O_ACT + rel(rec["current_player"], viewer, n)] = 1.0
-    out[O_PEND] = min(1.0, rec["pending_any"] / 3.0)
-    out[O_PEND + 1] = min(1.0, rec["penalty_left"] / 6.0)
+    out[O_PEND + P_ANY] = min(1.0, rec["pending_any"] / ANY_SCALE)
+    out[O_PEND + P_PENALTY] = min(1.0, rec["penalty_left"] / PENALTY_SCALE)
     if rec["exch_give"] >= 0:
-        out[O_PEND + 2 + int(rec["exch_give"])] = 1.0
+        out[O_PEND + P_GIVE + int(rec["exch_give"])] = 1.0
     # track and order
     track_mon = rec["track_mon"]
     track_coins = rec["track_coins"]
@@ -168,17 +232,17 @@ def encode(rec, viewer, omniscient, out):
     for s in range(MAX_TRACK):
         o = O_TRACK + s * TRACK_S
         if s < spaces:
-            out[o] = 1.0
+            out[o + TR_USE] = 1.0
         m = int(track_mon[s])
         if m >= 0:
-            out[o + 1] = min(1.0, track_coins[s] / 10.0)
-            out[o + 2 + m] = 1.0
+            out[o + TR_COINS] = min(1.0, track_coins[s] / TRACK_COIN_SCALE)
+            out[o + TR_MON + m] = 1.0
             out[O_MON + m * MON_S + M_TRACK] = 1.0
         q = int(track_marker[s])
         if q >= 0:
             r = rel(q, viewer, n)
-            out[o + 2 + NUM_MON + r] = 1.0
-            out[O_ORDER + r * MAX_P + k] = 1.0
+            out[o + TR_MARKER + r] = 1.0
+            out[O_ORDER + r * ORDER_S + k] = 1.0
             k += 1
     # map: every row written whole (terrain, monument, then helpers and leaders below)
     terrain = rec["terrain"]
@@ -191,7 +255,7 @@ def encode(rec, viewer, omniscient, out):
         if m >= 0:
             out[o + H_MCOL + MON_COLOR[m]] = 1.0
             out[o + H_OWNER + rel(mon_owner[m], viewer, n)] = 1.0
-            out[o + H_MTYPE] = (m + 1) / NUM_MON
+            out[o + H_MTYPE] = (m + 1) / MONUMENT_SCALE
             out[O_MON + m * MON_S + M_MAP] = 1.0
     leader = rec["leader"]
     nplaced = rec["nplaced"]
@@ -203,15 +267,16 @@ def encode(rec, viewer, omniscient, out):
         out[O_HEX + int(leader[q]) * HEX_S + H_LEAD + r] = 1.0
         for i in range(nplaced[q]):
             out[O_HEX + int(placed[q, i]) * HEX_S + H_HELP + r] += 1.0 / HELPERS
-        for j in range(2):
+        for j in range(ZONE_SLOTS):
             m = int(zone[q, j])
             if m >= 0:
                 out[O_MON + m * MON_S + M_ZONE + r] = 1.0
-                out[O_SLOTS + 4 * r + j] = (m + 1) / NUM_MON
+                out[O_SLOTS + r * SLOTS_S + SL_ZONE + j] = (m + 1) / MONUMENT_SCALE
+        for j in range(NUM_PICKS):
             m = int(picks[q, j])
             if m >= 0:
                 out[O_MON + m * MON_S + M_PICK + r] = 1.0
-                out[O_SLOTS + 4 * r + 2 + j] = (m + 1) / NUM_MON
+                out[O_SLOTS + r * SLOTS_S + SL_PICK + j] = (m + 1) / MONUMENT_SCALE
     mdiscard = rec["mdiscard"]
     for m in range(NUM_MON):  # branch-free (a select): see the docstring
         out[O_MON + m * MON_S + M_DISC] = 1.0 if mdiscard[m] != 0 else 0.0
@@ -231,13 +296,13 @@ def encode(rec, viewer, omniscient, out):
     for q in range(n):
         r = rel(q, viewer, n)
         o = O_SEATS + r * SEAT_S
-        out[o + S_VP] = min(1.0, vp[q] / 100.0)
-        out[o + S_COINS] = min(1.0, coins[q] / 30.0)
+        out[o + S_VP] = min(1.0, vp[q] / VP_SCALE)
+        out[o + S_COINS] = min(1.0, coins[q] / COIN_SCALE)
         for c in range(NUM_COLORS):
             out[o + S_RES + c] = res[q, c] / RES_PER_COLOR
         out[o + S_INSP] = insp[q] / TRACK_CAP
         out[o + S_DEF] = defense[q] / TRACK_CAP
-        for j in range(3):
+        for j in range(NUM_LEVELS):
             out[o + S_LEVEL + j] = level[q, j] / MAX_LEVEL
         out[o + S_PLACED] = nplaced[q] / HELPERS
         out[o + S_REST] = nrest[q] / HELPERS
@@ -254,7 +319,7 @@ def encode(rec, viewer, omniscient, out):
             out[O_MIR + r * MIR_S + MIR_TYPE[mid]] += 1.0  # counts first: float32 sums of
         if tn > 0:                                         # thirds round differently in numpy
             for t in range(NUM_MIR_TYPES):
-                out[O_MIR + r * MIR_S + t] /= 3.0
+                out[O_MIR + r * MIR_S + t] /= MIRACLE_SCALE
         out[o + S_WHITE] = white / TREE_SPACES
         held = 0
         for k in range(NUM_NM_POS):
@@ -266,14 +331,14 @@ def encode(rec, viewer, omniscient, out):
     gout = rec["gout"]
     for s in range(WHITE_SHOWN):
         if wshow[s] >= 0:
-            out[O_WDISP + s * NUM_MIR_TYPES + MIR_TYPE[wshow[s]]] = 1.0
+            out[O_WDISP + s * WDISP_S + MIR_TYPE[wshow[s]]] = 1.0
     for s in range(GREY_SHOWN):
         if gshow[s] >= 0:
-            out[O_GDISP + s * NUM_MIR_TYPES + MIR_TYPE[gshow[s]]] = 1.0
+            out[O_GDISP + s * GDISP_S + MIR_TYPE[gshow[s]]] = 1.0
     for s in range(GREY_OUT):
         out[O_GOUT + MIR_TYPE[gout[s]]] = 1.0
     # nightmares
-    fighter = rec["dec"] == 9 or rec["dec"] == 10
+    fighter = rec["dec"] == Dec.FIGHT or rec["dec"] == Dec.PENALTY
     nm_at = rec["nm_at"]
     nm_shown = rec["nm_shown"]
     hits = rec["hits"]
@@ -301,14 +366,14 @@ def encode(rec, viewer, omniscient, out):
             out[o + N_DEAD] = 1.0
             out[o + N_HOLD + rel(killer[k], viewer, n)] = 1.0
         if fighter:
-            out[O_FIGHT + 2 * k] = atk[k]
-            out[O_FIGHT + 2 * k + 1] = min(1.0, dealt[k] / TRACK_CAP)
+            out[O_FIGHT + k * FIGHT_S + FI_ATTACKING] = atk[k]
+            out[O_FIGHT + k * FIGHT_S + FI_PAID] = min(1.0, dealt[k] / TRACK_CAP)
     supply = rec["supply"]
     for c in range(NUM_COLORS):
         out[O_SUPPLY + c] = supply[c] / RES_PER_COLOR
-    out[O_STACKS] = rec["mstack_n"] / NUM_MON
-    out[O_STACKS + 1] = rec["wstack_n"] / NUM_WHITE
-    out[O_STACKS + 2] = (NUM_NM - rec["nm_shown"]) / NUM_NM
+    out[O_STACKS + ST_MON] = rec["mstack_n"] / NUM_MON
+    out[O_STACKS + ST_WHITE] = rec["wstack_n"] / NUM_WHITE
+    out[O_STACKS + ST_NM] = (NUM_NM - rec["nm_shown"]) / NUM_NM
 
 
 @njit(cache=True)

@@ -11,15 +11,19 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from fatezoo.envs.core.decisions import in_block
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
 
 from .encode import (
+    GDISP_S,
     H_HELP,
     H_MTYPE,
     H_OWNER,
     H_TERR,
     HEX_S,
+    MIRACLE_SCALE,
+    MONUMENT_SCALE,
     N_ATK,
     N_DEAD,
     N_HP,
@@ -38,7 +42,12 @@ from .encode import (
     O_WDISP,
     S_DEF,
     S_RES,
+    SL_PICK,
+    SL_ZONE,
+    TR_COINS,
+    TR_MON,
     TRACK_S,
+    WDISP_S,
 )
 from .state import (
     A_ABANDON,
@@ -52,19 +61,31 @@ from .state import (
     A_PLACE,
     A_RES,
     A_REST,
+    ACT_BUILD0,
+    ACT_DECODE,
     ADJ,
+    FX_AMOUNT,
+    FX_EFFECT,
     GREY_SHOWN,
+    HELPERS,
     MAX_BOXES,
+    MAX_P,
     MAX_TRACK,
     MON_BUILD,
     MON_COST,
     MON_DEC_FX,
     MON_DECODE,
+    MON_EFFECTS,
     NUM_COLORS,
+    NUM_DECS,
     NUM_HEX,
     NUM_MIR_TYPES,
     NUM_MON,
     NUM_NM_POS,
+    NUM_PLACE_ACTS,
+    NUM_TERRAINS,
+    PICK_FIRST,
+    PICK_SECOND,
     RES_PER_COLOR,
     ROUNDS,
     T_CENTRAL,
@@ -73,6 +94,7 @@ from .state import (
     TYPE_WHITE,
     TYPE_WHITE_NEEDED,
     WHITE_SHOWN,
+    ZONE_SLOTS,
     Dec,
     Fx,
 )
@@ -103,15 +125,15 @@ def fx_value(fx, a, left):
 def build_value(m, left):
     """Rough VP worth of building monument ``m``."""
     v = AREA_AVG + 0.5
-    for j in range(2):
-        v += fx_value(MON_BUILD[m, j, 0], MON_BUILD[m, j, 1], left)
+    for j in range(MON_EFFECTS):
+        v += fx_value(MON_BUILD[m, j, FX_EFFECT], MON_BUILD[m, j, FX_AMOUNT], left)
     return v
 
 
 @njit(cache=True)
 def monument_at(x):
-    """Monument type from a (type + 1) / 28 observation entry, -1 for none."""
-    return int(x * NUM_MON + 0.5) - 1
+    """Monument type from a (type + 1) / MONUMENT_SCALE observation entry, -1 for none."""
+    return int(x * MONUMENT_SCALE + 0.5) - 1
 
 
 @njit(cache=True)
@@ -134,8 +156,8 @@ def needs(obs, out):
     """Resources my construction zone still lacks, per colour."""
     for c in range(NUM_COLORS):
         out[c] = -my_res(obs, c)
-    for j in range(2):
-        m = monument_at(obs[O_SLOTS + j])
+    for j in range(ZONE_SLOTS):
+        m = monument_at(obs[O_SLOTS + SL_ZONE + j])
         if m >= 0:
             for c in range(NUM_COLORS):
                 out[c] += MON_COST[m, c]
@@ -163,7 +185,7 @@ def owns(obs, fx):
     c = 0.0
     for t in range(NUM_MIR_TYPES):
         if TYPE_FX[t] == fx:
-            c += obs[O_MIR + t] * 3.0
+            c += obs[O_MIR + t] * MIRACLE_SCALE
     return c
 
 
@@ -172,24 +194,24 @@ def main_value(obs, h, a, need, left, defense):
     """Worth of placing a helper on hex ``h`` for action ``a``."""
     o = O_HEX + h * HEX_S
     terr = -1
-    for k in range(7):
+    for k in range(NUM_TERRAINS):
         if obs[o + H_TERR + k] > 0:
             terr = k
     occupants = 0.0
-    for q in range(4):
-        occupants += obs[o + H_HELP + q] * 4.0
+    for q in range(MAX_P):
+        occupants += obs[o + H_HELP + q] * HELPERS
     v = -0.25 * occupants
     if terr < NUM_COLORS and terr >= 0:
         if attacked(obs, terr):
             v += 0.3 if defense >= 2 else -1.5
-    if a < 2:
-        m = monument_at(obs[O_SLOTS + a])
+    if in_block(a, ACT_BUILD0, ZONE_SLOTS):  # build zone slot a - ACT_BUILD0
+        m = monument_at(obs[O_SLOTS + SL_ZONE + a - ACT_BUILD0])
         return v + 2.0 + build_value(m, left)
-    if a == 3:
+    if a == ACT_DECODE:
         m = monument_at(obs[o + H_MTYPE])
         val = 0.0
-        for j in range(2):
-            val += fx_value(MON_DEC_FX[m, j, 0], MON_DEC_FX[m, j, 1], left)
+        for j in range(MON_EFFECTS):
+            val += fx_value(MON_DEC_FX[m, j, FX_EFFECT], MON_DEC_FX[m, j, FX_AMOUNT], left)
         for c in range(NUM_COLORS):
             val -= MON_DECODE[m, c] * (0.9 if need[c] > 0 else RES_VALUE)
         if obs[o + H_OWNER] == 0:  # another seat owns it: it scores 1 VP
@@ -225,7 +247,7 @@ def miracle_value(obs, t):
     white = 0.0
     for u in range(NUM_MIR_TYPES):
         if TYPE_WHITE[u]:
-            white += obs[O_MIR + u] * 3.0
+            white += obs[O_MIR + u] * MIRACLE_SCALE
     return 3.0 if white + 1.5 >= TYPE_WHITE_NEEDED[t] else 0.5
 
 
@@ -233,7 +255,7 @@ def miracle_value(obs, t):
 def act_one(obs, mask, rng):
     """The heuristic's action for one observation and mask."""
     d = 0
-    for k in range(12):
+    for k in range(NUM_DECS):
         if obs[O_DEC + k] > 0:
             d = k
     rnd = 0
@@ -250,36 +272,38 @@ def act_one(obs, mask, rng):
             if mask[A_PICK + s]:
                 m = -1
                 for t in range(NUM_MON):
-                    if obs[O_TRACK + s * TRACK_S + 2 + t] > 0:
+                    if obs[O_TRACK + s * TRACK_S + TR_MON + t] > 0:
                         m = t
-                v = pick_value(obs, m, left) + obs[O_TRACK + s * TRACK_S + 1] * 3.0
+                v = pick_value(obs, m, left) + obs[O_TRACK + s * TRACK_S + TR_COINS] * 3.0
                 if v > bv:
                     best, bv = A_PICK + s, v
         return best
     if d == Dec.KEEP:
-        a = monument_at(obs[O_SLOTS + 2])
-        b = monument_at(obs[O_SLOTS + 3])
-        return A_KEEP if pick_value(obs, a, left) >= pick_value(obs, b, left) else A_KEEP + 1
-    if d == Dec.DISCARD:
-        for k in range(3):
-            m = monument_at(obs[O_SLOTS + k])
+        a = monument_at(obs[O_SLOTS + SL_PICK + PICK_FIRST])
+        b = monument_at(obs[O_SLOTS + SL_PICK + PICK_SECOND])
+        keep = PICK_FIRST if pick_value(obs, a, left) >= pick_value(obs, b, left) else PICK_SECOND
+        return A_KEEP + keep
+    if d == Dec.DISCARD:  # a zone slot, or (the last action) the new monument: the first pick
+        for k in range(ZONE_SLOTS + 1):
+            part = SL_ZONE + k if k < ZONE_SLOTS else SL_PICK + PICK_FIRST
+            m = monument_at(obs[O_SLOTS + part])
             v = -pick_value(obs, m, left)
             if v > bv:
                 best, bv = A_DISCARD + k, v
         return best
     if d == Dec.MAIN or d == Dec.BUY:
         if rnd == ROUNDS - 1:  # last round: an unbuilt monument is worth nothing
-            for k in range(2):
-                m = monument_at(obs[O_SLOTS + k])
+            for k in range(ZONE_SLOTS):
+                m = monument_at(obs[O_SLOTS + SL_ZONE + k])
                 if mask[A_ABANDON + k] and m >= 0 and shortfall(obs, m) > 0:
                     return A_ABANDON + k
     if d == Dec.MAIN:
         for h in range(NUM_HEX):
-            for a in range(4):
-                if mask[A_PLACE + 4 * h + a]:
+            for a in range(NUM_PLACE_ACTS):
+                if mask[A_PLACE + NUM_PLACE_ACTS * h + a]:
                     v = main_value(obs, h, a, need, left, defense)
                     if v > bv:
-                        best, bv = A_PLACE + 4 * h + a, v
+                        best, bv = A_PLACE + NUM_PLACE_ACTS * h + a, v
         if bv < 0.5 + 0.25 * owns(obs, Fx.REST_BONUS) * 4:
             return A_REST
         return best
@@ -296,8 +320,8 @@ def act_one(obs, mask, rng):
         for s in range(WHITE_SHOWN + GREY_SHOWN):
             if mask[A_MIRACLE + s]:
                 t = -1
-                base = O_WDISP + s * NUM_MIR_TYPES if s < WHITE_SHOWN else \
-                    O_GDISP + (s - WHITE_SHOWN) * NUM_MIR_TYPES
+                base = O_WDISP + s * WDISP_S if s < WHITE_SHOWN else \
+                    O_GDISP + (s - WHITE_SHOWN) * GDISP_S
                 for u in range(NUM_MIR_TYPES):
                     if obs[base + u] > 0:
                         t = u
@@ -316,7 +340,7 @@ def act_one(obs, mask, rng):
         for h in range(NUM_HEX):
             if mask[A_LEADER + h]:
                 v = 0.0
-                for j in range(6):
+                for j in range(ADJ.shape[1]):
                     y = ADJ[h, j]
                     if y >= 0:
                         o = O_HEX + y * HEX_S

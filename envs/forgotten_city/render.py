@@ -24,8 +24,10 @@ from .state import (
     MON_NAMES,
     NM_HP,
     NM_NAMES,
+    NUM_COLORS,
     NUM_HEX,
     NUM_NM_POS,
+    PICK_FIRST,
     Dec,
     Phase,
 )
@@ -107,17 +109,17 @@ def _map_lines(rec) -> list[str]:
 
 def _player_line(rec, p, seat) -> str:
     you = "*" if seat == p else ""
-    res = "".join(f"{COLOR_LETTERS[c]}{int(rec['res'][p, c])}" for c in range(4))
+    res = "".join(f"{COLOR_LETTERS[c]}{int(rec['res'][p, c])}" for c in range(NUM_COLORS))
     tree = ",".join(_mir(int(rec["tree"][p, i])) for i in range(int(rec["tree_n"][p])))
     helpers = ",".join(str(int(rec["placed"][p, i])) for i in range(int(rec["nplaced"][p])))
     lv = "".join(str(int(x)) for x in rec["level"][p])
     picks = ""
-    if rec["picks"][p, 0] >= 0:
-        picks = f" picks[{_mon(int(rec['picks'][p, 0]))},{_mon(int(rec['picks'][p, 1]))}]"
+    if rec["picks"][p, PICK_FIRST] >= 0:
+        picks = f" picks[{','.join(_mon(int(m)) for m in rec['picks'][p])}]"
     return (f"p{p}{you} VP{int(rec['vp'][p])} c{int(rec['coins'][p])} {res} "
             f"i{int(rec['insp'][p])} d{int(rec['defense'][p])} lv{lv} L{int(rec['leader'][p])} "
             f"h[{helpers}] r{int(rec['nrest'][p])} m{int(rec['free'][p])} "
-            f"zone[{_mon(int(rec['zone'][p, 0]))},{_mon(int(rec['zone'][p, 1]))}]{picks} "
+            f"zone[{','.join(_mon(int(m)) for m in rec['zone'][p])}]{picks} "
             f"mir[{tree}]")
 
 
@@ -155,7 +157,7 @@ def _status_lines(rec, seat) -> list[str]:
                                               for k, x in enumerate(rec["wshow"]))
                  + " grey " + " ".join(f"{k}:{_mir(int(x))}" for k, x in enumerate(rec["gshow"])))
     lines.append(_nightmares(rec, seat))
-    supply = "".join(f"{COLOR_LETTERS[c]}{int(rec['supply'][c])}" for c in range(4))
+    supply = "".join(f"{COLOR_LETTERS[c]}{int(rec['supply'][c])}" for c in range(NUM_COLORS))
     lines.append(f"supply {supply} stacks: monuments {int(rec['mstack_n'])} "
                  f"white {int(rec['wstack_n'])}")
     return lines

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fatezoo.envs.core.decisions import in_block, set_block
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.rng import next_u32, shuffle
@@ -27,6 +28,7 @@ from .state import (
     A_PLACE,
     A_RES,
     A_REST,
+    ACT_BUILD0,
     ACT_DECODE,
     ACT_DIG,
     ADJ,
@@ -34,10 +36,15 @@ from .state import (
     AREA_SPACES,
     AREA_VP,
     FREE_MARKERS,
+    FX_AMOUNT,
+    FX_EFFECT,
     GREY_OUT,
     GREY_SHOWN,
     HELPERS,
     HEX_SECTOR,
+    LV_DEF,
+    LV_INCOME,
+    LV_INSP,
     MAX_BOXES,
     MAX_LEVEL,
     MAX_P,
@@ -48,20 +55,26 @@ from .state import (
     MON_COST,
     MON_DEC_FX,
     MON_DECODE,
+    MON_EFFECTS,
     NM_ATTACKS,
     NM_BOX_VP,
     NM_COLOR,
     NM_HP,
     NUM_COLORS,
     NUM_HEX,
+    NUM_LEVELS,
     NUM_MIR,
     NUM_MON,
     NUM_NM,
     NUM_NM_POS,
+    NUM_PICKS,
+    NUM_PLACE_ACTS,
     NUM_PORTALS,
     NUM_SECTORS,
     NUM_WHITE,
     PENALTY_VP,
+    PICK_FIRST,
+    PICK_SECOND,
     PICKS,
     PORTAL_BITS,
     PORTAL_COINS,
@@ -90,6 +103,9 @@ from .state import (
     TYPE_FX,
     TYPE_WHITE_NEEDED,
     WHITE_SHOWN,
+    ZONE_0,
+    ZONE_1,
+    ZONE_SLOTS,
     Dec,
     Fx,
     Phase,
@@ -206,11 +222,11 @@ def apply_effect(rec, p, fx, a):
     elif fx == Fx.GAIN_COINS:
         take_coins(rec, p, a)
     elif fx == Fx.UP_INSPIRATION:
-        rec["level"][p, 0] = min(MAX_LEVEL, rec["level"][p, 0] + a)
+        rec["level"][p, LV_INSP] = min(MAX_LEVEL, rec["level"][p, LV_INSP] + a)
     elif fx == Fx.UP_DEFENSE:
-        rec["level"][p, 1] = min(MAX_LEVEL, rec["level"][p, 1] + a)
+        rec["level"][p, LV_DEF] = min(MAX_LEVEL, rec["level"][p, LV_DEF] + a)
     elif fx == Fx.UP_INCOME:
-        rec["level"][p, 2] = min(MAX_LEVEL, rec["level"][p, 2] + a)
+        rec["level"][p, LV_INCOME] = min(MAX_LEVEL, rec["level"][p, LV_INCOME] + a)
     elif fx == Fx.ANY_RESOURCES:
         rec["pending_any"] += a
 
@@ -292,8 +308,8 @@ def action_ok(rec, p, h, a):
     """Whether action ``a`` on hex ``h`` is possible for ``p`` (coins for placing aside)."""
     t = rec["terrain"][h]
     m = rec["mon_at"][h]
-    if a < 2:  # build zone slot a (R20, R23)
-        z = rec["zone"][p, a]
+    if in_block(a, ACT_BUILD0, ZONE_SLOTS):  # build zone slot a - ACT_BUILD0 (R20, R23)
+        z = rec["zone"][p, a - ACT_BUILD0]
         if z < 0 or m >= 0 or rec["area_left"][p] <= 0:
             return False
         if not (t == T_STONE or (t < NUM_COLORS and t == MON_COLOR[z])):
@@ -345,7 +361,7 @@ def reset_game(rec):
             rec["res"][p, c] = START_RES if on else 0
         rec["insp"][p] = 0
         rec["defense"][p] = 0
-        for k in range(3):
+        for k in range(NUM_LEVELS):
             rec["level"][p, k] = 0
         rec["area_left"][p] = AREA_SPACES if on else 0
         rec["free"][p] = FREE_MARKERS if on else 0
@@ -354,8 +370,9 @@ def reset_game(rec):
         rec["nrest"][p] = 0
         for i in range(HELPERS):
             rec["placed"][p, i] = -1
-        for k in range(2):
+        for k in range(ZONE_SLOTS):
             rec["zone"][p, k] = -1
+        for k in range(NUM_PICKS):
             rec["picks"][p, k] = -1
         for k in range(TREE_SPACES):
             rec["tree"][p, k] = -1
@@ -461,7 +478,7 @@ def track_has_monument(rec):
 
 @njit(cache=True)
 def empty_slot(rec, p):
-    for k in range(2):
+    for k in range(ZONE_SLOTS):
         if rec["zone"][p, k] < 0:
             return k
     return -1
@@ -482,9 +499,11 @@ def production(rec):
             t = MIR_TYPE[rec["tree"][p, i]]
             if TYPE_FX[t] == Fx.DEFENSE_PER_ROUND:
                 ward += TYPE_A[t]
-        rec["insp"][p] = min(TRACK_CAP, rec["insp"][p] + PROD[rec["level"][p, 0], 0])
-        rec["defense"][p] = min(TRACK_CAP, rec["defense"][p] + PROD[rec["level"][p, 1], 1] + ward)
-        take_coins(rec, p, PROD[rec["level"][p, 2], 2])
+        level = rec["level"][p]
+        rec["insp"][p] = min(TRACK_CAP, rec["insp"][p] + PROD[level[LV_INSP], LV_INSP])
+        rec["defense"][p] = min(TRACK_CAP,
+                                rec["defense"][p] + PROD[level[LV_DEF], LV_DEF] + ward)
+        take_coins(rec, p, PROD[level[LV_INCOME], LV_INCOME])
 
 
 @njit(cache=True)
@@ -571,16 +590,16 @@ def proceed(rec):
         elif ph == Phase.SETTLE:
             if i < n:
                 p = rec["porder"][i]
-                if rec["picks"][p, 1] >= 0:
+                if rec["picks"][p, PICK_SECOND] >= 0:
                     decide(rec, p, Dec.KEEP)
                     return
-                if rec["picks"][p, 0] >= 0:
+                if rec["picks"][p, PICK_FIRST] >= 0:
                     k = empty_slot(rec, p)
                     if k < 0:
                         decide(rec, p, Dec.DISCARD)
                         return
-                    rec["zone"][p, k] = rec["picks"][p, 0]
-                    rec["picks"][p, 0] = -1
+                    rec["zone"][p, k] = rec["picks"][p, PICK_FIRST]
+                    rec["picks"][p, PICK_FIRST] = -1
                 rec["pidx"] += 1
             else:  # R13: a coin on each unclaimed monument
                 for s in range(MAX_TRACK):
@@ -656,9 +675,9 @@ def grey_points(rec, p):
                 if m >= 0 and TYPE_COLORS[t, MON_COLOR[m]]:
                     pts += a
         elif fx == Fx.END_DEFENSE_TRACK:
-            pts += a * rec["level"][p, 1]
+            pts += a * rec["level"][p, LV_DEF]
         elif fx == Fx.END_INCOME_TRACK:
-            pts += a * rec["level"][p, 2]
+            pts += a * rec["level"][p, LV_INCOME]
         elif fx == Fx.END_NIGHTMARES:
             for k in range(NUM_NM_POS):
                 if rec["killer"][k] == p:
@@ -753,11 +772,9 @@ def legal_mask(rec, mask):
             if rec["track_mon"][s] >= 0:
                 mask[A_PICK + s] = 1
     elif d == Dec.KEEP:
-        mask[A_KEEP] = 1
-        mask[A_KEEP + 1] = 1
+        set_block(mask, A_KEEP, NUM_PICKS, 1)
     elif d == Dec.DISCARD:
-        for k in range(3):
-            mask[A_DISCARD + k] = 1
+        set_block(mask, A_DISCARD, ZONE_SLOTS + 1, 1)
     elif d == Dec.MAIN:
         legal_main(rec, p, mask)
     elif d == Dec.EXCH_GIVE:
@@ -807,7 +824,7 @@ def legal_mask(rec, mask):
 @njit(cache=True)
 def legal_abandon(rec, p, mask):
     if count_owned(rec, p, Fx.ABANDON_MONUMENT) > 0:
-        for k in range(2):
+        for k in range(ZONE_SLOTS):
             if rec["zone"][p, k] >= 0:
                 mask[A_ABANDON + k] = 1
 
@@ -832,10 +849,10 @@ def legal_main(rec, p, mask):
     zc0 = -1  # colour of a buildable zone monument in slot 0 / 1, -1
     zc1 = -1
     if rec["area_left"][p] > 0:
-        m = rec["zone"][p, 0]
+        m = rec["zone"][p, ZONE_0]
         if m >= 0 and can_pay(rec, p, MON_COST[m]):
             zc0 = MON_COLOR[m]
-        m = rec["zone"][p, 1]
+        m = rec["zone"][p, ZONE_1]
         if m >= 0 and can_pay(rec, p, MON_COST[m]):
             zc1 = MON_COLOR[m]
     deep = count_owned(rec, p, Fx.EXCAVATE_UNDER_MONUMENT) > 0
@@ -871,12 +888,12 @@ def legal_main(rec, p, mask):
             continue
         t = terrain[h]
         m = mon_at[h]
-        o = A_PLACE + 4 * h
+        o = A_PLACE + NUM_PLACE_ACTS * h
         if m < 0 and (t < NUM_COLORS or t == T_STONE):
             if zc0 >= 0 and (t == T_STONE or t == zc0):
-                mask[o] = 1
+                mask[o + ACT_BUILD0 + ZONE_0] = 1
             if zc1 >= 0 and (t == T_STONE or t == zc1):
-                mask[o + 1] = 1
+                mask[o + ACT_BUILD0 + ZONE_1] = 1
         if t == T_CENTRAL:
             mask[o + ACT_DIG] = exch
         elif t < NUM_COLORS and (m < 0 or deep) and supply[t] > 0:
@@ -915,8 +932,8 @@ def build(rec, p, h, slot):
     rec["mon_owner"][m] = p
     rec["vp"][p] += AREA_VP[AREA_SPACES - rec["area_left"][p]]
     rec["area_left"][p] -= 1
-    for j in range(2):
-        apply_effect(rec, p, MON_BUILD[m, j, 0], MON_BUILD[m, j, 1])
+    for j in range(MON_EFFECTS):
+        apply_effect(rec, p, MON_BUILD[m, j, FX_EFFECT], MON_BUILD[m, j, FX_AMOUNT])
 
 
 @njit(cache=True)
@@ -937,8 +954,8 @@ def decode(rec, p, h):
     """R24: pay the decode cost, gain its rewards; another owner gets 1 VP."""
     m = rec["mon_at"][h]
     pay_res(rec, p, MON_DECODE[m])
-    for j in range(2):
-        apply_effect(rec, p, MON_DEC_FX[m, j, 0], MON_DEC_FX[m, j, 1])
+    for j in range(MON_EFFECTS):
+        apply_effect(rec, p, MON_DEC_FX[m, j, FX_EFFECT], MON_DEC_FX[m, j, FX_AMOUNT])
     o = rec["mon_owner"][m]
     if o >= 0 and o != p:
         rec["vp"][o] += 1
@@ -966,12 +983,12 @@ def apply_main(rec, p, action):
                 rec["vp"][p] += TYPE_B[t]
         end_action_turn(rec)
         return
-    h = (action - A_PLACE) // 4
-    a = (action - A_PLACE) % 4
+    h = (action - A_PLACE) // NUM_PLACE_ACTS
+    a = (action - A_PLACE) % NUM_PLACE_ACTS
     near, far = reach_bits(rec, p)
     place_helper(rec, p, h, 1 if near >> h & 1 else (2 if far >> h & 1 else 0))
-    if a < 2:
-        build(rec, p, h, a)
+    if in_block(a, ACT_BUILD0, ZONE_SLOTS):
+        build(rec, p, h, a - ACT_BUILD0)
         after_gains(rec)
     elif a == ACT_DIG:
         if rec["terrain"][h] == T_CENTRAL:
@@ -1064,24 +1081,25 @@ def apply_action(rec, action):
             if rec["track_marker"][x] == p:
                 rec["track_marker"][x] = -1
         rec["track_marker"][s] = p
-        if rec["picks"][p, 0] < 0:
-            rec["picks"][p, 0] = m
+        if rec["picks"][p, PICK_FIRST] < 0:
+            rec["picks"][p, PICK_FIRST] = m
         else:
-            rec["picks"][p, 1] = m
+            rec["picks"][p, PICK_SECOND] = m
         rec["pidx"] += 1
         proceed(rec)
     elif d == Dec.KEEP:  # R11
         k = action - A_KEEP
+        other = PICK_SECOND if k == PICK_FIRST else PICK_FIRST
         keep = rec["picks"][p, k]
-        discard_monument(rec, p, rec["picks"][p, 1 - k])  # R11, R49: Letting Go scores it
-        rec["picks"][p, 0] = keep
-        rec["picks"][p, 1] = -1
+        discard_monument(rec, p, rec["picks"][p, other])  # R11, R49: Letting Go scores it
+        rec["picks"][p, PICK_FIRST] = keep
+        rec["picks"][p, PICK_SECOND] = -1
         proceed(rec)
     elif d == Dec.DISCARD:  # R12
         k = action - A_DISCARD
-        new = rec["picks"][p, 0]
-        rec["picks"][p, 0] = -1
-        if k < 2:
+        new = rec["picks"][p, PICK_FIRST]
+        rec["picks"][p, PICK_FIRST] = -1
+        if k < ZONE_SLOTS:  # a zone slot; the last action is the new monument
             discard_monument(rec, p, rec["zone"][p, k])
             rec["zone"][p, k] = new
         else:
@@ -1089,7 +1107,7 @@ def apply_action(rec, action):
         rec["pidx"] += 1
         proceed(rec)
     elif d == Dec.MAIN:
-        if A_ABANDON <= action < A_ABANDON + 2:
+        if in_block(action, A_ABANDON, ZONE_SLOTS):
             k = action - A_ABANDON
             m = rec["zone"][p, k]
             rec["zone"][p, k] = -1
@@ -1111,7 +1129,7 @@ def apply_action(rec, action):
         rec["pending_any"] -= 1
         after_gains(rec)
     elif d == Dec.BUY:  # R30, R31, R49
-        if A_ABANDON <= action < A_ABANDON + 2:
+        if in_block(action, A_ABANDON, ZONE_SLOTS):
             k = action - A_ABANDON
             m = rec["zone"][p, k]
             rec["zone"][p, k] = -1

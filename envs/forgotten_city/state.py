@@ -48,6 +48,7 @@ COLOR_NAMES = ("purple", "red", "blue", "yellow")
 NUM_COLORS = 4
 CONST = {r["name"]: int(r["value"]) for r in _rows("constants")}
 
+MIN_P = 2
 MAX_P = 4
 ROUNDS = CONST["rounds"]
 HELPERS = CONST["helpers_per_player"]
@@ -70,6 +71,7 @@ NUM_NM_POS = CONST["nightmares_used"]
 
 # ---- the map
 T_STONE, T_PORTAL, T_CENTRAL = 4, 5, 6  # terrain codes: 0-3 colours, then these
+NUM_TERRAINS = T_CENTRAL + 1
 _MAP = _rows("map")
 NUM_HEX = len(_MAP)
 HEX_Q = np.array([int(r["q"]) for r in _MAP], np.int64)
@@ -142,11 +144,16 @@ class Fx(IntEnum):
     END_EMPTY_TILES = 20
 
 
-# (effect, amount) x 2 for building and decoding
+# a monument's effects, MON_EFFECTS for building and MON_EFFECTS for decoding, each a row of
+# FX_PARTS
+FX_PARTS = ("effect", "amount")
+FX_EFFECT, FX_AMOUNT = range(len(FX_PARTS))
+MON_EFFECTS = 2
 MON_BUILD = np.array([[[Fx[r["build1"]], int(r["build1_a"])], [Fx[r["build2"]], int(r["build2_a"])]]
                       for r in _MON], np.int64)
 MON_DEC_FX = np.array([[[Fx[r["decode1"]], int(r["decode1_a"])],
                         [Fx[r["decode2"]], int(r["decode2_a"])]] for r in _MON], np.int64)
+assert MON_BUILD.shape[1:] == MON_DEC_FX.shape[1:] == (MON_EFFECTS, len(FX_PARTS))
 
 # ---- miracles (copies expanded in row order)
 _MIR = _rows("miracles")
@@ -190,9 +197,19 @@ for _t, _r in enumerate(_NM):
     NM_BOX_VP[_t, : len(_v)] = _v
 
 # ---- production and setup
+# a seat's production tracks: the columns of its ``level`` and of PROD (data/production.csv)
+LEVEL_PARTS = ("inspiration", "defense", "income")
+LV_INSP, LV_DEF, LV_INCOME = range(len(LEVEL_PARTS))
+NUM_LEVELS = len(LEVEL_PARTS)
 _PROD = _rows("production")
-PROD = np.array([[int(r["inspiration"]), int(r["defense"]), int(r["income"])] for r in _PROD],
-                np.int64)
+PROD = np.array([[int(r[k]) for k in LEVEL_PARTS] for r in _PROD], np.int64)
+# a construction zone's slots (the columns of ``zone``) and a Meditation's picks (``picks``)
+ZONE_PARTS = ("slot 0", "slot 1")
+ZONE_0, ZONE_1 = range(len(ZONE_PARTS))
+ZONE_SLOTS = len(ZONE_PARTS)
+PICK_PARTS = ("first", "second")
+PICK_FIRST, PICK_SECOND = range(len(PICK_PARTS))
+NUM_PICKS = len(PICK_PARTS)
 _SETUP = {int(r["players"]): r for r in _rows("setup")}
 TRACK_SPACES = np.array([0, 0] + [int(_SETUP[n]["track_spaces"]) for n in (2, 3, 4)], np.int64)
 TRACK_MONS = np.array([0, 0] + [int(_SETUP[n]["track_monuments"]) for n in (2, 3, 4)], np.int64)
@@ -232,15 +249,22 @@ class Dec(IntEnum):
 NUM_PHASES = len(Phase)
 NUM_DECS = len(Dec)
 
+# what a helper placed on a hex does: build zone slot k (ACT_BUILD0 + k), excavate (an
+# exchange on the central space), decode
+PLACE_ACTS = ("build slot 0", "build slot 1", "excavate/exchange", "decode")
+ACT_BUILD0, ACT_BUILD1, ACT_DIG, ACT_DECODE = range(len(PLACE_ACTS))
+NUM_PLACE_ACTS = len(PLACE_ACTS)
+assert (ACT_BUILD0 + ZONE_0, ACT_BUILD0 + ZONE_1) == (ACT_BUILD0, ACT_BUILD1)
+
 SPACE = ActionSpace([
     Block("pick", MAX_TRACK, "pick track space {}"),
-    Block("keep", 2, ("keep first pick", "keep second pick")),
-    Block("discard", 3, ("discard zone slot 0", "discard zone slot 1", "discard new monument")),
-    Block("place", NUM_HEX * 4, tuple(f"hex {h} {a}" for h in range(NUM_HEX)
-                                      for a in ("build slot 0", "build slot 1",
-                                                "excavate/exchange", "decode"))),
+    Block("keep", NUM_PICKS, tuple(f"keep {k} pick" for k in PICK_PARTS)),
+    Block("discard", ZONE_SLOTS + 1,  # a zone slot, then the new monument
+          tuple(f"discard zone {k}" for k in ZONE_PARTS) + ("discard new monument",)),
+    Block("place", NUM_HEX * NUM_PLACE_ACTS,  # NUM_PLACE_ACTS * hex + PLACE_ACTS index
+          tuple(f"hex {h} {a}" for h in range(NUM_HEX) for a in PLACE_ACTS)),
     Block("rest", 1, ("rest",)),
-    Block("abandon", 2, ("abandon zone slot 0", "abandon zone slot 1")),
+    Block("abandon", ZONE_SLOTS, tuple(f"abandon zone {k}" for k in ZONE_PARTS)),
     Block("resource", NUM_COLORS, tuple(f"resource {c}" for c in COLOR_NAMES)),
     Block("miracle", WHITE_SHOWN + GREY_SHOWN,
           tuple(f"buy white {k}" for k in range(WHITE_SHOWN))
@@ -263,7 +287,6 @@ A_PASS = SPACE.offset("pass")
 NUM_ACTIONS = SPACE.size
 ACTION_NAMES = SPACE.names
 assert NUM_ACTIONS == 345
-ACT_BUILD0, ACT_BUILD1, ACT_DIG, ACT_DECODE = 0, 1, 2, 3
 
 GAME_FIELDS = [
     # flow
@@ -293,8 +316,9 @@ GAME_FIELDS = [
     ("track_mon", np.int8, (MAX_TRACK,)),
     ("track_coins", np.int16, (MAX_TRACK,)),
     ("track_marker", np.int8, (MAX_TRACK,)),
-    ("zone", np.int8, (MAX_P, 2)),  # construction zone slots
-    ("picks", np.int8, (MAX_P, 2)),  # monuments picked this Meditation, not yet settled
+    ("zone", np.int8, (MAX_P, ZONE_SLOTS)),  # construction zone slots (ZONE_PARTS)
+    # monuments picked this Meditation, not yet settled (PICK_PARTS)
+    ("picks", np.int8, (MAX_P, NUM_PICKS)),
     ("mon_owner", np.int8, (NUM_MON,)),  # builder of a monument on the map, -1
     ("mdiscard", np.int8, (NUM_MON,)),  # 1: in the discard pile
     # miracles
@@ -319,7 +343,7 @@ GAME_FIELDS = [
     ("supply", np.int8, (NUM_COLORS,)),
     ("insp", np.int8, (MAX_P,)),
     ("defense", np.int8, (MAX_P,)),
-    ("level", np.int8, (MAX_P, 3)),
+    ("level", np.int8, (MAX_P, NUM_LEVELS)),  # production levels (LEVEL_PARTS)
     ("area_left", np.int8, (MAX_P,)),
     ("free", np.int8, (MAX_P,)),  # free player markers
     ("coins_taken", np.int32),

@@ -50,6 +50,7 @@ from fatezoo.envs.forgotten_city.state import (
     NUM_HEX,
     NUM_MON,
     NUM_WHITE,
+    PICK_FIRST,
     PORTALS,
     T_CENTRAL,
     T_PORTAL,
@@ -57,6 +58,7 @@ from fatezoo.envs.forgotten_city.state import (
     TILE_LAYOUT,
     TREE_COST,
     TREE_VP,
+    ZONE_0,
     Dec,
     Phase,
 )
@@ -235,7 +237,7 @@ def test_conservation_of_components():
     with pytest.raises(ValueError, match="the coins must be"):
         check_record(g.r)
     g = Game(2)
-    g.r["zone"][0, 0] = g.r["track_mon"][3]  # a monument in two places
+    g.r["zone"][0, ZONE_0] = g.r["track_mon"][3]  # a monument in two places
     with pytest.raises(ValueError, match="the monuments must be each in exactly one place"):
         check_record(g.r)
 
@@ -291,7 +293,7 @@ def test_meditation_pick_moves_marker():
     r["coins_taken"] += 2
     g.act(A_PICK + 4)
     assert r["track_marker"][4] == p and r["track_marker"][old] == -1
-    assert r["track_mon"][4] == -1 and r["picks"][p, 0] == m
+    assert r["track_mon"][4] == -1 and r["picks"][p, PICK_FIRST] == m
     assert r["coins"][p] == 8 and r["track_coins"][4] == 0
     assert r["current_player"] == r["porder"][1]  # the next seat in track order picks
 
@@ -326,7 +328,7 @@ def test_letting_go_scores_the_unkept_pick():
     vp = r["vp"][:2].tolist()
     for k in (2, 3, 4, 5):
         g.act(A_PICK + k)
-    unkept = int(r["picks"][first, 0])
+    unkept = int(r["picks"][first, PICK_FIRST])
     g.act(A_KEEP + 1)
     assert r["mdiscard"][unkept] == 1 and r["vp"][first] == vp[first] + 3
     g.act(A_KEEP + 0)
@@ -352,7 +354,7 @@ def test_construction_zone_holds_two():
     new = int(r["track_mon"][5])
     g.act(A_PICK + 5)
     assert r["phase"] == Phase.SETTLE and r["current_player"] == last and r["dec"] == Dec.DISCARD
-    assert r["picks"][last, 0] == new
+    assert r["picks"][last, PICK_FIRST] == new
     g.act(A_DISCARD + 0)  # discard zone slot 0: the new monument takes its slot
     assert r["zone"][last].tolist() == [new, b] and r["mdiscard"][a] == 1
     assert r["vp"][last] == 10  # no Letting Go: no VP
