@@ -45,7 +45,8 @@ class RuleGame:
 
     ``Game(num_players=3, seed=1, **options)`` deals a game exactly as the envs do;
     ``act(a, ...)`` applies decisions as the envs do (the lone legal decisions that follow
-    are applied too) and checks the record after each.
+    are applied too) and checks the record after each; ``apply(a, ...)`` runs the game's
+    ``apply`` kernel alone, for a rule test of one decision.
     """
 
     SPEC = None  # the game's GameSpec, set by the subclass
@@ -66,19 +67,36 @@ class RuleGame:
         """The number of players."""
         return int(self.r["num_players"])
 
-    def legal(self) -> set:
-        """The current player's legal actions."""
+    def legal(self) -> list:
+        """The current player's legal actions, ascending."""
         K.mask_one(self.states, 0, self.mask)
-        return set(np.flatnonzero(self.mask).tolist())
+        return np.flatnonzero(self.mask).tolist()
 
-    def act(self, *actions) -> None:
-        """Apply each decision as the envs do, checking it is legal and the record after."""
+    def _check_legal(self, a) -> None:
+        legal = self.legal()
+        assert a in legal, (f"{self.SPEC.name}: action {a} ({self.SPEC.action_names[a]}) "
+                            f"is not legal; legal: {legal}")
+
+    def act(self, *actions):
+        """Apply each decision as the envs do, checking it is legal and the record after.
+
+        The lone legal decisions that follow are applied too; returns the game.
+        """
         for a in actions:
-            legal = self.legal()
-            assert a in legal, (f"{self.SPEC.name}: action {a} ({self.SPEC.action_names[a]}) "
-                                f"is not legal; legal: {sorted(legal)}")
+            self._check_legal(a)
             K.step_one(self.states, 0, a, self.mask)
             self.SPEC.check_record(self.r)
+        return self
+
+    def apply(self, *actions):
+        """Apply each decision with the game's ``apply`` kernel alone, checking it is legal.
+
+        No forced decision follows and the record is not checked; returns the game.
+        """
+        for a in actions:
+            self._check_legal(a)
+            self.SPEC.kernels.apply(self.r, a)
+        return self
 
 
 # ---------------------------------------------------------------- PettingZoo / gymnasium

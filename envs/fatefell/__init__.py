@@ -9,7 +9,7 @@ from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
 from . import rules
 from .cards import FATE_MOON, FATE_SUN
 from .encode import OBS, STATE_SIZE, encode, encode_state
-from .heuristic import act_one, heuristic_actions
+from .heuristic import act_one
 from .presets import TRAIN_PRESET
 from .render import HOW_TO_WIN, LEGEND, render_ansi, render_svg
 from .state import (
@@ -325,7 +325,6 @@ SPEC = GameSpec(
                     encode=encode, encode_state=encode_state,
                     determinize=rules.determinize_record, policy=act_one,
                     evaluate=rules.evaluate),
-    heuristic=heuristic_actions,
     default_max_turns=1000,
     golden_summary=golden_summary,
     how_to_win=HOW_TO_WIN,

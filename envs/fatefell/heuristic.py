@@ -6,11 +6,8 @@ points Fate effects at high cards of its own and low cards of others.
 
 from __future__ import annotations
 
-import numpy as np
-from numba import prange
-
 from fatezoo.envs.core.jit import njit
-from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
+from fatezoo.envs.core.kernels import random_legal
 
 from .encode import (
     C_VALUE,
@@ -194,24 +191,3 @@ def act_one(obs, mask, rng):
                         best, bv = a, v
             return best
     return random_legal(mask, rng)
-
-
-@njit(cache=True, parallel=True)
-def act_batch(obs, masks, rng, out):
-    """Heuristic actions for a batch; ``rng`` is (B, 4) generator words (mutated)."""
-    for i in prange(obs.shape[0]):
-        out[i] = act_one(obs[i], masks[i], rng[i])
-
-
-@njit(cache=True)
-def act_serial(obs, masks, rng, out):
-    """:func:`act_batch` without threads (cheaper for a few rows)."""
-    for i in range(obs.shape[0]):
-        out[i] = act_one(obs[i], masks[i], rng[i])
-
-
-def heuristic_actions(obs: np.ndarray, masks: np.ndarray, rng: np.ndarray) -> np.ndarray:
-    """Heuristic actions for (B, D) observations and (B, A) masks (rng: (B, 4) int64)."""
-    out = np.empty(obs.shape[0], np.int64)
-    (act_serial if len(obs) < SERIAL_BELOW else act_batch)(obs, masks, rng, out)
-    return out

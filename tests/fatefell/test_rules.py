@@ -27,6 +27,7 @@ import pytest
 from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core.registry import get_spec
 from fatezoo.envs.core.rng import randint, seed_words
+from fatezoo.envs.core.testing import RuleGame
 from fatezoo.envs.fatefell import card_zones, check_record, configure, rules
 from fatezoo.envs.fatefell.cards import (
     ARCANA_NAMES,
@@ -43,7 +44,6 @@ from fatezoo.envs.fatefell.state import (
     DRAW_DISCARD,
     END_TURN,
     FATE0,
-    NUM_ACTIONS,
     NUM_FATE,
     PAIRS,
     PILE,
@@ -124,20 +124,13 @@ def sync_discard_seen(r):
             r["discard_seen"][c >> 1] += 1
 
 
-class Game:
-    """One Fatefell record with its legal mask, plus position-building helpers."""
+class Game(RuleGame):
+    """A Fatefell game (the core's rule-test harness) plus position-building helpers."""
 
-    def __init__(self, n=2, seasons=1, reward="win", max_turns=1000, words=None, **opts):
-        fields = SPEC.options(num_players=n, seasons=seasons, reward=reward,
-                              max_turns=max_turns, **opts)
-        self.states = SPEC.new_states(1, fields)
-        self.states["rng"] = seed_words(0, 0) if words is None else words
-        self.mask = np.zeros(NUM_ACTIONS, np.int8)
-        K.reset_one(self.states, 0, self.mask)
+    SPEC = SPEC
 
-    @property
-    def r(self):
-        return self.states[0]
+    def __init__(self, n=2, seasons=1, words=None, **opts):
+        super().__init__(words=words, num_players=n, seasons=seasons, **opts)
 
     def arrange(self, layouts, *, draw=(), discard=(), discard2=None, matched=(), see=(),
                 unsee=(), turn=0, aside=(), rest="draw", kind=None, fx=None, ender=-1,
@@ -229,16 +222,6 @@ class Game:
         check_record(r)
         K.mask_one(self.states, 0, self.mask)
         return L(keep)
-
-    def act(self, *actions):
-        for a in actions:
-            assert self.mask[a], f"action {a} not legal; legal: {self.legal()}"
-            K.step_one(self.states, 0, a, self.mask)
-            check_record(self.r)
-        return self
-
-    def legal(self) -> list[int]:
-        return np.flatnonzero(self.mask).tolist()
 
     def layout(self, p) -> list[str]:
         return [L(c) for c in self.r["layout"][p]]

@@ -18,9 +18,10 @@ import numpy as np
 
 from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core.rng import rng_rows
+from fatezoo.envs.forgotten_city import SPEC
 from fatezoo.envs.forgotten_city import vec as fc_vec
 from fatezoo.envs.forgotten_city.encode import OBS_SIZE, encode
-from fatezoo.envs.forgotten_city.heuristic import act_one, heuristic_actions
+from fatezoo.envs.forgotten_city.heuristic import act_one
 from fatezoo.envs.forgotten_city.state import A_DAMAGE, A_PASS, A_REST, NM_HP, Dec
 
 from .test_rules import BUILD0, DECODE, DIG, PLACE, Game, mon, set_nightmare
@@ -128,7 +129,7 @@ def play_mean_vp(games: int, players: int, seed: int) -> tuple[float, float]:
     hseat = np.arange(games) % players
     while not vec.states["terminated"].all():
         K.batch_random_actions(mask, rng, acts)
-        h = heuristic_actions(obs, mask, rng)
+        h = SPEC.heuristic(obs, mask, rng)
         mine = cur == hseat
         acts[mine] = h[mine]
         acts[vec.states["terminated"].astype(bool)] = -1
