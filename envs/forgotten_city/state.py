@@ -72,6 +72,20 @@ NUM_NM_POS = CONST["nightmares_used"]
 # ---- the map
 T_STONE, T_PORTAL, T_CENTRAL = 4, 5, 6  # terrain codes: 0-3 colours, then these
 NUM_TERRAINS = T_CENTRAL + 1
+# The map (RULES.md section 12) as the code indexes it: each space's hex number at its
+# axial coordinates (q to the right, r down the page; ADJ[h, d] steps by _DIRS[d]);
+# * the central space, s a stone space, o a portal (tests/forgotten_city/test_board.py
+# redraws it from data/map.csv):
+#
+#         57  10   9   8o  7
+#       58o 54   6   5   4  20
+#     59  55  52   3s  2  16  19
+#   60  56  53s 51   1  13s 15  18o
+# 47  44  42  41   0* 11  12  14  17
+#   48o 45  43s 31  21  23s 26  30
+#     49  46  32  33s 22  25  29
+#       50  34  35  36  24  28o
+#         37  38o 39  40  27
 _MAP = _rows("map")
 NUM_HEX = len(_MAP)
 HEX_Q = np.array([int(r["q"]) for r in _MAP], np.int64)
