@@ -43,10 +43,11 @@ class RuleGame:
         class Game(RuleGame):
             SPEC = SPEC
 
-    ``Game(num_players=3, seed=1, **options)`` deals a game exactly as the envs do;
-    ``act(a, ...)`` applies decisions as the envs do (the lone legal decisions that follow
-    are applied too) and checks the record after each; ``apply(a, ...)`` runs the game's
-    ``apply`` kernel alone, for a rule test of one decision.
+    ``Game(num_players=3, seed=1, **options)`` deals a game exactly as the envs do. An
+    action is its id or its name in the spec's ``action_names``. ``act(a, ...)`` applies
+    decisions as the envs do (the lone legal decisions that follow are applied too) and
+    checks the record after each; ``apply(a, ...)`` runs the game's ``apply`` kernel
+    alone, for a rule test of one decision.
     """
 
     SPEC = None  # the game's GameSpec, set by the subclass
@@ -72,18 +73,34 @@ class RuleGame:
         K.mask_one(self.states, 0, self.mask)
         return np.flatnonzero(self.mask).tolist()
 
-    def _check_legal(self, a) -> None:
-        legal = self.legal()
-        assert a in legal, (f"{self.SPEC.name}: action {a} ({self.SPEC.action_names[a]}) "
-                            f"is not legal; legal: {legal}")
+    def legal_names(self) -> list:
+        """The names of the current player's legal actions."""
+        return [self.SPEC.action_names[a] for a in self.legal()]
+
+    def action(self, a) -> int:
+        """The id of action ``a``: an id, or a name from the spec's ``action_names``."""
+        if isinstance(a, str):
+            assert a in self.SPEC.action_names, f"{self.SPEC.name}: no action named {a!r}"
+            return self.SPEC.action_names.index(a)
+        return int(a)
+
+    def is_legal(self, a) -> bool:
+        """Whether action ``a`` (an id or a name) is legal now."""
+        return self.action(a) in self.legal()
+
+    def _check_legal(self, a) -> int:
+        a = self.action(a)
+        assert a in self.legal(), (f"{self.SPEC.name}: action {a} "
+                                   f"({self.SPEC.action_names[a]}) is not legal; legal: "
+                                   f"{self.legal_names()}")
+        return a
 
     def act(self, *actions):
         """Apply each decision as the envs do, checking it is legal and the record after.
 
         The lone legal decisions that follow are applied too; returns the game.
         """
-        for a in actions:
-            self._check_legal(a)
+        for a in map(self._check_legal, actions):
             K.step_one(self.states, 0, a, self.mask)
             self.SPEC.check_record(self.r)
         return self
@@ -93,8 +110,7 @@ class RuleGame:
 
         No forced decision follows and the record is not checked; returns the game.
         """
-        for a in actions:
-            self._check_legal(a)
+        for a in map(self._check_legal, actions):
             self.SPEC.kernels.apply(self.r, a)
         return self
 
