@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fatezoo.envs.core.decisions import in_block
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.knowledge import (
@@ -129,9 +130,15 @@ from .state import (
     DRAW_A,
     DRAW_PRICE,
     END_A,
+    FIRST_POS,
     GLOBAL_Z,
     HAND0,
     KEY_TEMP0,
+    KEY_TEMP_N,
+    KEY_TURN,
+    KEY_ZCARD0,
+    KEY_ZONE0,
+    KEY_ZSIZE,
     KEY_ZSTRIDE,
     MAIN,
     MAX_CANCELS,
@@ -209,7 +216,7 @@ def warrior_at(rec, s, k):
     z = SLOT0 + SLOTS * s + k
     if rec["zone_n"][z] == 0:
         return -1
-    return int(rec["zone"][z, 0])
+    return int(rec["zone"][z, FIRST_POS])
 
 
 @njit(cache=True)
@@ -224,7 +231,7 @@ def personal_of(rec, s):
     """Seat ``s``'s Personal Terrain card, or -1."""
     if rec["zone_n"][PTER0 + s] == 0:
         return -1
-    return int(rec["zone"][PTER0 + s, 0])
+    return int(rec["zone"][PTER0 + s, FIRST_POS])
 
 
 @njit(cache=True)
@@ -232,7 +239,7 @@ def global_card(rec):
     """The Global Terrain card, or -1 (its controller is ``card // 40``)."""
     if rec["zone_n"][GLOBAL_Z] == 0:
         return -1
-    return int(rec["zone"][GLOBAL_Z, 0])
+    return int(rec["zone"][GLOBAL_Z, FIRST_POS])
 
 
 @njit(cache=True)
@@ -485,20 +492,20 @@ def props_key_matches(rec):
     (never in a sound record) never matches.
     """
     key = rec["eff_key"]
-    if key[0] != 1 + int(rec["turn_player"]) or key[1] != int(rec["temp_n"]):
+    if key[KEY_TURN] != 1 + int(rec["turn_player"]) or key[KEY_TEMP_N] != int(rec["temp_n"]):
         return False
     zn = rec["zone_n"]
     zone = rec["zone"]
     dl = rec["deck_list"]  # hot: the record's arrays read once, not per card
     for j in range(11):
         z = GLOBAL_Z if j == 0 else (PTER0 + j - 1 if j < 3 else SLOT0 + j - 3)
-        o = 2 + j * KEY_ZSTRIDE
+        o = KEY_ZONE0 + j * KEY_ZSTRIDE
         m = int(zn[z])
-        if key[o] != m or m >= KEY_ZSTRIDE:
+        if key[o + KEY_ZSIZE] != m or m >= KEY_ZSTRIDE:
             return False
         for i in range(m):
             c = int(zone[z, i])
-            if key[o + 1 + i] != c * 256 + kind_in(dl, c):
+            if key[o + KEY_ZCARD0 + i] != c * 256 + kind_in(dl, c):
                 return False
     tn = int(rec["temp_n"])
     if tn < 0 or tn > TEMP_CAP:
@@ -517,16 +524,16 @@ def _store_key(rec):
     zn = rec["zone_n"]
     zone = rec["zone"]
     dl = rec["deck_list"]
-    key[0] = 1 + int(rec["turn_player"])
-    key[1] = int(rec["temp_n"])
+    key[KEY_TURN] = 1 + int(rec["turn_player"])
+    key[KEY_TEMP_N] = int(rec["temp_n"])
     for j in range(11):
         z = GLOBAL_Z if j == 0 else (PTER0 + j - 1 if j < 3 else SLOT0 + j - 3)
-        o = 2 + j * KEY_ZSTRIDE
-        m = min(int(zn[z]), KEY_ZSTRIDE - 1)
-        key[o] = m
+        o = KEY_ZONE0 + j * KEY_ZSTRIDE
+        m = min(int(zn[z]), KEY_ZSTRIDE - KEY_ZCARD0)
+        key[o + KEY_ZSIZE] = m
         for i in range(m):
             c = int(zone[z, i])
-            key[o + 1 + i] = c * 256 + kind_in(dl, c)
+            key[o + KEY_ZCARD0 + i] = c * 256 + kind_in(dl, c)
     temp = rec["temp"]
     for i in range(min(max(int(rec["temp_n"]), 0), TEMP_CAP)):
         for f in range(TEMP_W):
@@ -1290,7 +1297,7 @@ def source_card(rec, p, j):
     z = source_zone(p, j)
     if rec["zone_n"][z] == 0:
         return -1
-    return int(rec["zone"][z, 0])
+    return int(rec["zone"][z, FIRST_POS])
 
 
 @njit(cache=True)
@@ -1437,7 +1444,7 @@ def random_deck(rec, p):
 def reset_game(rec):
     """Decks (R8, R60), shuffle and draw 5 (R9), coin flip (R10), first turn."""
     for p in range(2):
-        if rec["deck_opt"][p, 0] < 0:
+        if rec["deck_opt"][p, FIRST_POS] < 0:
             random_deck(rec, p)
         else:
             for i in range(DECK_SIZE):
@@ -1642,7 +1649,7 @@ def apply_action(rec, action):
         rec["energy"][p] -= DRAW_PRICE
         draw_cards(rec, p, 1)
         return
-    if action < ATTACK_A:
+    if in_block(action, PLAY, NUM_KINDS):
         kind = action - PLAY
         if needs_target(rec, p, kind):
             # the card is declared (shown, as when it is played) before its target is
@@ -1656,11 +1663,12 @@ def apply_action(rec, action):
         play_card(rec, p, kind, -1)
         after_action(rec)
         return
-    if action < ACTIVATE_A:
+    if in_block(action, ATTACK_A, SLOTS):
         rec["phase"] = TARGET_PH
         rec["pend"][0] = P_ATTACK
         rec["pend"][1] = action - ATTACK_A
         return
+    # the activate block, the one left in the main step
     j = action - ACTIVATE_A
     if _chosen_activate(kind_of(rec, source_card(rec, p, j))):
         rec["phase"] = TARGET_PH
