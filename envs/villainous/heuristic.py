@@ -30,6 +30,11 @@ from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
 
 from .encode import (
+    EN_C0,
+    EN_REALM,
+    EN_STEP,
+    ENTRY_STEPS,
+    FCOPY_SCALE,
     O_EKIND,
     O_ENTRY,
     O_FT,
@@ -47,6 +52,15 @@ from .encode import (
     O_SEATS,
     O_SUCC,
     O_VIL,
+    OB_FLIP,
+    OB_PALACE,
+    OB_QUEEN,
+    OBJ_PARTS,
+    POWER_SCALE,
+    STR_SCALE,
+    SUCC_SIZE,
+    SUCC_STR,
+    VCOPY_SCALE,
 )
 from .state import (
     BASIL,
@@ -97,7 +111,9 @@ from .state import (
     MUFASA,
     NFL,
     NUM_ENTRY_KINDS,
+    NUM_LOCS,
     NUM_PHASES,
+    NUM_VILLAINS,
     NVL,
     PALACE,
     PASS,
@@ -220,31 +236,31 @@ def argmax_block(obs, o, k):
 @njit(cache=True)
 def vil_of(obs, r):
     """Villain of relative seat ``r``."""
-    return argmax_block(obs, O_VIL + r * 3, 3)
+    return argmax_block(obs, O_VIL + r * NUM_VILLAINS, NUM_VILLAINS)
 
 
 @njit(cache=True)
 def n_v(obs, r, loc, lt):
     """Number of villain cards of local type ``lt`` below ``loc`` of relative seat ``r``."""
-    return int(obs[O_RV + (r * 4 + loc) * NVL + lt] * 6.0 + 0.5)
+    return int(obs[O_RV + (r * NUM_LOCS + loc) * NVL + lt] * VCOPY_SCALE + 0.5)
 
 
 @njit(cache=True)
 def n_f(obs, r, loc, lt):
     """Number of Fate cards of local type ``lt`` above ``loc`` of relative seat ``r``."""
-    return int(obs[O_RF + (r * 4 + loc) * NFL + lt] * 3.0 + 0.5)
+    return int(obs[O_RF + (r * NUM_LOCS + loc) * NFL + lt] * FCOPY_SCALE + 0.5)
 
 
 @njit(cache=True)
 def n_hand(obs, lt):
     """Number of cards of local type ``lt`` in my hand."""
-    return int(obs[O_HAND + lt] * 6.0 + 0.5)
+    return int(obs[O_HAND + lt] * VCOPY_SCALE + 0.5)
 
 
 @njit(cache=True)
 def power_of(obs, r):
     """Power of relative seat ``r`` (20 reads as 20 or more)."""
-    return float(int(obs[O_POWER + r] * 20.0 + 0.5))
+    return float(int(obs[O_POWER + r] * POWER_SCALE + 0.5))
 
 
 @njit(cache=True)
@@ -261,7 +277,7 @@ def heroes_here(obs, r, v, loc):
 @njit(cache=True)
 def hero_strength(obs, r, loc, lt):
     """Current Strength of the strongest Hero of local type ``lt`` there."""
-    return int(obs[O_HS + (r * 4 + loc) * NFL + lt] * 10.0 + 0.5)
+    return int(obs[O_HS + (r * NUM_LOCS + loc) * NFL + lt] * STR_SCALE + 0.5)
 
 
 @njit(cache=True)
@@ -311,7 +327,7 @@ def kronk_ready(obs, v, loc):
 @njit(cache=True)
 def mufasa_in(obs, r):
     """Whether Mufasa is in seat ``r``'s Succession pile."""
-    return obs[O_SUCC + r * (NFL + 1) + L_MUFASA] > 0
+    return obs[O_SUCC + r * SUCC_SIZE + L_MUFASA] > 0
 
 
 @njit(cache=True)
@@ -326,7 +342,7 @@ def vanquish_value(obs, v, lt):
         return 0.0
     if v == YZMA:
         return -5.0 if t == KUZCO else 0.0
-    if obs[O_OBJ + 1] > 0 and t == BASIL:
+    if obs[O_OBJ + OB_FLIP] > 0 and t == BASIL:
         return 100.0
     return 2.0
 
@@ -375,7 +391,7 @@ def vcard_loc_of(obs, r, lt):
 @njit(cache=True)
 def queen_cost_obs(obs):
     """My Robot Queen's Cost."""
-    return float(int(obs[O_OBJ] * QUEEN_COST + 0.5))
+    return float(int(obs[O_OBJ + OB_QUEEN] * QUEEN_COST + 0.5))
 
 
 @njit(cache=True)
@@ -419,7 +435,7 @@ def card_value(obs, v, t, power):
             val = 6.0 if kz >= 0 and vcard_loc_of(obs, 0, L_KRONK) >= 0 and ready < 0 \
                 and n_hand(obs, int(V_LOCAL[FAKE_FUNERAL])) == 0 else 0.5
     elif v == RATIGAN:
-        if obs[O_OBJ + 1] > 0:  # flipped: Basil is the objective
+        if obs[O_OBJ + OB_FLIP] > 0:  # flipped: Basil is the objective
             if t == MARVELOUS:
                 val = 8.0
         else:
@@ -488,7 +504,7 @@ def looking_for_key(obs, v):
     """Yzma without Kronk, or Ratigan without The Robot Queen (Discard cycles the deck)."""
     if v == YZMA:
         return vcard_loc_of(obs, 0, L_KRONK) < 0 and n_hand(obs, L_KRONK) == 0
-    if v == RATIGAN and obs[O_OBJ + 1] == 0:
+    if v == RATIGAN and obs[O_OBJ + OB_FLIP] == 0:
         return vcard_loc_of(obs, 0, L_QUEEN) < 0 and n_hand(obs, L_QUEEN) == 0
     return False
 
@@ -581,7 +597,7 @@ def move_ia_value(obs, v):
 
     The Robot Queen next to the Palace; Yzma's Kronk or helpers next to Kuzco.
     """
-    if v == RATIGAN and obs[O_OBJ + 1] == 0:
+    if v == RATIGAN and obs[O_OBJ + OB_FLIP] == 0:
         q = vcard_loc_of(obs, 0, L_QUEEN)
         if q >= 0 and q != PALACE and palace_open(obs) and abs(q - PALACE) == 1:
             return 40.0
@@ -603,11 +619,12 @@ def threat(obs, r):
         return mufasa_in(obs, r)
     if q == YZMA:
         return hero_loc_of(obs, r, q, L_KUZCO) >= 0 and vcard_loc_of(obs, r, L_KRONK) >= 0
-    if obs[O_OBJ + r * 4 + 1] > 0:  # flipped: Basil in the Realm
+    o = O_OBJ + r * len(OBJ_PARTS)
+    if obs[o + OB_FLIP] > 0:  # flipped: Basil in the Realm
         return hero_loc_of(obs, r, q, L_BASIL) >= 0
     if vcard_loc_of(obs, r, L_QUEEN) >= 0:
         return True
-    return obs[O_OBJ + r * 4 + 3] > 0 and power_of(obs, r) + 4.0 >= obs[O_OBJ + r * 4] * QUEEN_COST
+    return obs[o + OB_PALACE] > 0 and power_of(obs, r) + 4.0 >= obs[o + OB_QUEEN] * QUEEN_COST
 
 
 @njit(cache=True)
@@ -762,13 +779,14 @@ def fate_card_value(obs, r, q, lt):
         if q == YZMA and t == KUZCO:
             val = -8.0
         if q == RATIGAN and t == BASIL:
-            val = -8.0 if obs[O_OBJ + r * 4 + 1] > 0 else 4.0
+            val = -8.0 if obs[O_OBJ + r * len(OBJ_PARTS) + OB_FLIP] > 0 else 4.0
         return val
     if k == K_ITEM:
         return 2.5
     eff = F_EFF[t]
     if eff == E_DISCARD_ITEM:  # Sabotage: The Robot Queen or Gears
-        return 6.0 if obs[O_OBJ + r * 4] < 1.0 or vcard_loc_of(obs, r, L_QUEEN) >= 0 else 0.5
+        queen = obs[O_OBJ + r * len(OBJ_PARTS) + OB_QUEEN]
+        return 6.0 if queen < 1.0 or vcard_loc_of(obs, r, L_QUEEN) >= 0 else 0.5
     if eff == E_DISCARD_ALLY_LE:
         return 3.0
     if eff == E_FIND_HERO:
@@ -791,14 +809,14 @@ def best_masked(mask, o, k, vals):
 @njit(cache=True)
 def entry_realm(obs):
     """Relative seat whose Realm the pending choice is in."""
-    return argmax_block(obs, O_ENTRY + 4, MAX_P)
+    return argmax_block(obs, O_ENTRY + EN_REALM, MAX_P)
 
 
 @njit(cache=True)
 def entry_c0(obs):
     """The chosen location of the pending choice (-1 if none)."""
-    o = O_ENTRY + 8 + MAX_P
-    for i in range(4):
+    o = O_ENTRY + EN_C0
+    for i in range(NUM_LOCS):
         if obs[o + i] > 0:
             return i
     return -1
@@ -807,7 +825,7 @@ def entry_c0(obs):
 @njit(cache=True)
 def entry_step(obs):
     """Step of the pending choice."""
-    return argmax_block(obs, O_ENTRY, 4)
+    return argmax_block(obs, O_ENTRY + EN_STEP, ENTRY_STEPS)
 
 
 @njit(cache=True)
@@ -1090,8 +1108,9 @@ def act_one(obs, mask, rng):
         best, pick = -1e9, -1
         for r in range(1, MAX_P):
             if mask[TARGET + r - 1]:
-                lead = obs[O_POWER + r] + 2.0 * obs[O_SUCC + r * (NFL + 1) + NFL] + 2.0 * (
-                    1.0 - obs[O_OBJ + r * 4]) * (obs[O_VIL + r * 3 + 2] > 0)
+                lead = obs[O_POWER + r] + 2.0 * obs[O_SUCC + r * SUCC_SIZE + SUCC_STR] + 2.0 * (
+                    1.0 - obs[O_OBJ + r * len(OBJ_PARTS) + OB_QUEEN]) * (
+                    obs[O_VIL + r * NUM_VILLAINS + RATIGAN] > 0)
                 if lead > best:
                     best, pick = lead, TARGET + r - 1
         if pick >= 0:
@@ -1099,9 +1118,10 @@ def act_one(obs, mask, rng):
     elif phase == PH_PILE:  # Yzma's largest pile not known to hold Kuzco
         r = argmax_block(obs, O_FT, MAX_P)
         best, pick = -1e9, -1
-        for k in range(4):
+        for k in range(NUM_LOCS):
             if mask[LOCATION + k]:
-                val = obs[O_PILES + r * 4 + k] - 2.0 * obs[O_PK + (r * 4 + k) * NFL + L_KUZCO]
+                val = obs[O_PILES + r * NUM_LOCS + k] - 2.0 * obs[
+                    O_PK + (r * NUM_LOCS + k) * NFL + L_KUZCO]
                 if val > best:
                     best, pick = val, LOCATION + k
         if pick >= 0:
