@@ -49,6 +49,8 @@ from .state import (
     P_ACTIVATE,
     P_ATTACK,
     P_PLAY,
+    PD_ARG,
+    PD_WHAT,
     PICK_PH,
     PTER0,
     SLOT0,
@@ -205,21 +207,21 @@ def _encode(rec, viewer, omniscient, out, props, cls):
     mine = turn_p == v
     ph = rec["phase"]
     pend = rec["pend"]
-    what = pend[0]
+    what = pend[PD_WHAT]
     if mine:
         if ph == PICK_PH:
             out[O_DECISION + D_PICK] = 1.0
-            out[O_PCARD + int(pend[1])] = 1.0
+            out[O_PCARD + int(pend[PD_ARG])] = 1.0
         elif ph == TARGET_PH:
             if what == P_PLAY:
                 out[O_DECISION + D_PLAY_TARGET] = 1.0
-                out[O_PCARD + int(pend[1])] = 1.0
+                out[O_PCARD + int(pend[PD_ARG])] = 1.0
             elif what == P_ATTACK:
                 out[O_DECISION + D_ATTACK_TARGET] = 1.0
-                out[O_PSRC + int(pend[1])] = 1.0
+                out[O_PSRC + int(pend[PD_ARG])] = 1.0
             elif what == P_ACTIVATE:
                 out[O_DECISION + D_ACTIVATE_TARGET] = 1.0
-                out[O_PSRC + int(pend[1])] = 1.0
+                out[O_PSRC + int(pend[PD_ARG])] = 1.0
         else:
             out[O_DECISION + D_MAIN] = 1.0
     energy = rec["energy"]

@@ -55,10 +55,13 @@ TEMP_W = 8
 # the decision in progress
 MAIN, TARGET_PH, PICK_PH, OVER = range(4)
 PHASE_NAMES = ("main", "target", "pick", "over")
-# what a target decision is for (pend[0]); pend[1] the card / slot / source
+# the pending decision (``pend``): what it is for, its argument, an ability row
+PEND_PARTS = ("what", "arg", "row")
+PD_WHAT, PD_ARG, PD_ROW = range(len(PEND_PARTS))
+# what a target decision is for (pend[PD_WHAT]); pend[PD_ARG] the card / slot / source
 P_NONE, P_PLAY, P_ATTACK, P_ACTIVATE = range(4)
-# search modes (pend[0] in the pick phase; pend[1] the searching card's kind, pend[2]
-# the ability row)
+# search modes (pend[PD_WHAT] in the pick phase; pend[PD_ARG] the searching card's kind,
+# pend[PD_ROW] the ability row)
 SR_HAND, SR_PLAY = 1, 2
 # activate sources
 SRC_PERSONAL, SRC_GLOBAL = 4, 5
@@ -119,7 +122,7 @@ GAME_FIELDS = [
     ("turn_player", np.int8),
     ("first", np.int8),  # who won the coin flip (R10)
     ("phase", np.int8),
-    ("pend", np.int16, (3,)),
+    ("pend", np.int16, (len(PEND_PARTS),)),
     ("energy", np.int8, (NUM_P,)),
     ("loot", np.int8, (NUM_P,)),
     ("done_turns", np.int16, (NUM_P,)),
