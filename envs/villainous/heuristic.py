@@ -373,7 +373,7 @@ def best_vanquish(obs, v, loc):
 @njit(cache=True)
 def hero_loc_of(obs, r, v, lt):
     """Location of a Hero of local type ``lt`` (-1: not in the Realm)."""
-    for loc in range(4):
+    for loc in range(NUM_LOCS):
         if n_f(obs, r, loc, lt) > 0:
             return loc
     return -1
@@ -382,7 +382,7 @@ def hero_loc_of(obs, r, v, lt):
 @njit(cache=True)
 def vcard_loc_of(obs, r, lt):
     """Location of a villain card of local type ``lt`` (-1: none below a location)."""
-    for loc in range(4):
+    for loc in range(NUM_LOCS):
         if n_v(obs, r, loc, lt) > 0:
             return loc
     return -1
@@ -451,7 +451,7 @@ def card_value(obs, v, t, power):
     if V_KIND[t] == K_EFFECT and (e == E_DEFEAT_HERO_LE or e == E_MOVE_HERO_ANY
                                   or e == E_DISCARD_FATE_ITEM):
         heroes = 0
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             heroes += heroes_here(obs, 0, v, loc)
         if heroes == 0:
             val = 0.0
@@ -547,7 +547,7 @@ def scar_needs_hero(obs, v):
     """
     if not mufasa_in(obs, 0):
         return hero_loc_of(obs, 0, v, L_MUFASA) < 0
-    for loc in range(4):
+    for loc in range(NUM_LOCS):
         val, _ = best_vanquish(obs, v, loc)
         if val > 0.0:
             return False
@@ -559,7 +559,7 @@ def yzma_setup(obs, v):
     """(Kuzco's location, the location where Kronk is ready): -1 where absent."""
     kz = hero_loc_of(obs, 0, v, L_KUZCO)
     ready = -1
-    for loc in range(4):
+    for loc in range(NUM_LOCS):
         if kronk_ready(obs, v, loc):
             ready = loc
     return kz, ready
@@ -577,9 +577,9 @@ def move_hero_value(obs, v):
             return 30.0
         return 0.0
     best = 0.0
-    for loc in range(4):
+    for loc in range(NUM_LOCS):
         for d in (loc - 1, loc + 1):
-            if d < 0 or d > 3 or obs[O_LOCKED + d] > 0:
+            if d < 0 or d >= NUM_LOCS or obs[O_LOCKED + d] > 0:
                 continue
             for lt in range(NFL):
                 t = FLOC[v, lt]
@@ -649,7 +649,7 @@ def symbol_value(obs, v, sym, power):
         return best_play(obs, v, power)
     if sym == S_VANQUISH:
         best = 0.0
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             val, _ = best_vanquish(obs, v, loc)
             best = max(best, val)
         return best
@@ -851,12 +851,12 @@ def my_entry(obs, mask, rng, v, kind):
         # step 1: where. The chosen card is not in the observation (it is still in my hand):
         # it is the one step 0 picked from this same hand and Power (same values, same ties)
         t = chosen_card(obs, v, power, kind == E_PLAY_ALLY_FREE)
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             lvals[loc] = place_value(obs, v, t, loc) if t >= 0 else 0.0
         return best_masked(mask, LOCATION, 4, lvals)
     if kind == K_VANQ:
         if step == 0:
-            for loc in range(4):
+            for loc in range(NUM_LOCS):
                 lvals[loc], _ = best_vanquish(obs, v, loc)
             return best_masked(mask, LOCATION, 4, lvals)
         if step == 1:
@@ -892,7 +892,7 @@ def my_entry(obs, mask, rng, v, kind):
             or kind == E_MOVE_NAMED_HERO:
         if any_loc and (step == 0 and kind != E_MOVE_NAMED_HERO and kind != E_MOVE_HERO_FROM_HERE):
             # the source: a Hero I want moved (Kuzco for Yzma), else the one covering most
-            for loc in range(4):
+            for loc in range(NUM_LOCS):
                 lvals[loc] = top_value_for(v, loc)
                 if v == YZMA and n_f(obs, 0, loc, L_KUZCO) > 0:
                     lvals[loc] += 50.0
@@ -909,7 +909,7 @@ def my_entry(obs, mask, rng, v, kind):
             return a
         # the destination: a ready Kronk, else Allies that can defeat it, never a good top
         kz, ready = yzma_setup(obs, v)
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             lvals[loc] = reach(obs, 0, v, loc, True) - 0.5 * top_value_for(v, loc)
             if v == YZMA and loc == ready:
                 lvals[loc] += 100.0
@@ -918,7 +918,7 @@ def my_entry(obs, mask, rng, v, kind):
         return best_masked(mask, LOCATION, 4, lvals)
     if kind == K_MOVE_IA or kind == E_MOVE_ALLY_ANY or kind == E_MOVE_ALLY_FROM_HERE:
         if step == 0 and kind != E_MOVE_ALLY_FROM_HERE:
-            for loc in range(4):
+            for loc in range(NUM_LOCS):
                 lvals[loc] = 0.0
                 if v == RATIGAN and n_v(obs, 0, loc, L_QUEEN) > 0:
                     lvals[loc] = 50.0
@@ -932,7 +932,7 @@ def my_entry(obs, mask, rng, v, kind):
             if mask[PASS] and kind == E_MOVE_ALLY_ANY:
                 # a "one or two" move: stop unless something wants moving
                 mx = -1e9
-                for loc in range(4):
+                for loc in range(NUM_LOCS):
                     if mask[LOCATION + loc]:
                         mx = max(mx, lvals[loc])
                 if mx < 5.0:
@@ -949,7 +949,7 @@ def my_entry(obs, mask, rng, v, kind):
                         vals[lt] = 12.0 if t == KRONK else 10.0
             return best_masked(mask, VCARD, NVL, vals)
         kz, ready = yzma_setup(obs, v)
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             lvals[loc] = 0.0
             if v == RATIGAN and loc == PALACE:
                 lvals[loc] = 100.0
@@ -962,7 +962,7 @@ def my_entry(obs, mask, rng, v, kind):
         # my own Hero (Long Live the King, Eavesdrop): Kuzco to Kronk; else where its
         # covered top symbols cost least, then where my Allies can defeat it
         kz, ready = yzma_setup(obs, v)
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             lvals[loc] = 0.1 * reach(obs, 0, v, loc, True)
             if heroes_here(obs, 0, v, loc) == 0:
                 lvals[loc] -= top_value_for(v, loc)
@@ -986,7 +986,7 @@ def my_entry(obs, mask, rng, v, kind):
             return a
         return PASS if mask[PASS] else random_legal(mask, rng)
     if any_loc:  # a defeat or another choice of location: the best Hero there
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             for lt in range(NFL):
                 t = FLOC[v, lt]
                 if t >= 0 and F_KIND[t] == K_HERO and n_f(obs, 0, loc, lt) > 0:
@@ -1035,10 +1035,10 @@ def their_entry(obs, mask, rng, r, kind):
         if any_loc:
             step = entry_step(obs)
             if kind == E_MOVE_HERO_ANY and step == 0:
-                for loc in range(4):  # move the Hero most threatened by their Allies
+                for loc in range(NUM_LOCS):  # move the Hero most threatened by their Allies
                     lvals[loc] = reach(obs, r, q, loc, True) + 30.0 * n_f(obs, r, loc, L_KUZCO)
                 return best_masked(mask, LOCATION, 4, lvals)
-            for loc in range(4):
+            for loc in range(NUM_LOCS):
                 lvals[loc] = hero_place_value(obs, r, q, KUZCO if q == YZMA else -1, loc)
             return best_masked(mask, LOCATION, 4, lvals)
     if kind == K_FITEM:
@@ -1048,7 +1048,7 @@ def their_entry(obs, mask, rng, r, kind):
                 if t >= 0:
                     fvals[lt] = F_STR[t] + (20.0 if t == KUZCO else 0.0)
             return best_masked(mask, FCARD, NFL, fvals)
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             lvals[loc] = reach(obs, r, q, loc, True) + 20.0 * n_f(obs, r, loc, L_KUZCO)
         return best_masked(mask, LOCATION, 4, lvals)
     if any_v:  # a discard of their card: The Robot Queen, Gears, the strongest Ally
@@ -1065,7 +1065,7 @@ def their_entry(obs, mask, rng, r, kind):
         return best_masked(mask, VCARD, NVL, vals)
     if any_loc:
         sign = -1.0 if kind == E_MOVE_ALLY_FROM_HERE else 1.0  # Nala: where it is useless
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             lvals[loc] = sign * reach(obs, r, q, loc, True) + 50.0 * n_v(obs, r, loc, L_QUEEN) \
                 + 5.0 * n_v(obs, r, loc, L_GEARS)
             for lt in (L_KRONK, L_DAGGER, L_GUARDS):
@@ -1085,7 +1085,7 @@ def act_one(obs, mask, rng):
     v = vil_of(obs, 0)
     if phase == PH_MOVE:
         best, pick = -1e9, -1
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             if mask[LOCATION + loc]:
                 val = location_value(obs, v, loc)
                 if val > best:
@@ -1093,7 +1093,7 @@ def act_one(obs, mask, rng):
         if pick >= 0:
             return pick
     elif phase == PH_ACT:
-        loc = argmax_block(obs, O_MOVER, 4)
+        loc = argmax_block(obs, O_MOVER, NUM_LOCS)
         power = power_of(obs, 0)
         best, pick = 0.0, PASS
         for k in range(4):
