@@ -67,6 +67,10 @@ COPY_SCALE = 3.0  # copies of a kind, attacks left, Item limit, Items per kind
 SIZE_SCALE = 40.0  # pile sizes
 TURNS_SCALE = 100.0  # completed turns
 ROLL_SCALE = 6.0  # the die's faces
+# the seats of a per-seat field, relative to the viewer
+SEAT_PARTS = ("you", "opponent")
+ME, OPP = range(len(SEAT_PARTS))
+NS = len(SEAT_PARTS)
 # the decision being taken (one-hot)
 DECISION_PARTS = ("main", "play_target", "attack_target", "activate_target", "pick")
 D_MAIN, D_PLAY_TARGET, D_ATTACK_TARGET, D_ACTIVATE_TARGET, D_PICK = range(
@@ -100,14 +104,14 @@ OBS = ObsLayout((
     ObsField("pending_card", (K,), "one-hot kind being played (target step) or searching (pick)"),
     ObsField("pending_source", (NUM_SOURCES,),
              "one-hot attacking Warrior slot or Activate source (target step)"),
-    ObsField("energy", (2,), "Energy of you, the opponent / 10"),
-    ObsField("loot", (2,), "Loot of you, the opponent / 10"),
-    ObsField("turns_done", (2,), "completed turns of you, the opponent / 100"),
+    ObsField("energy", (NS,), "Energy of you, the opponent / 10"),
+    ObsField("loot", (NS,), "Loot of you, the opponent / 10"),
+    ObsField("turns_done", (NS,), "completed turns of you, the opponent / 100"),
     ObsField("first", (1,), "1 if you went first"),
     ObsField("my_turn", (1,), "1 if it is your turn"),
-    ObsField("sizes", (2, len(SIZE_PARTS)),
+    ObsField("sizes", (NS, len(SIZE_PARTS)),
              "hand, deck, discard sizes of you, then the opponent / 40"),
-    ObsField("divine_cost", (2,), "what a Divine card costs you, the opponent now / 10"),
+    ObsField("divine_cost", (NS,), "what a Divine card costs you, the opponent now / 10"),
     ObsField("temp_room", (1,), "free rows of the temporary-effect table / 16"),
     ObsField("last_roll", (1,), "the last die roll / 6 (0: none yet)"),
     ObsField("hand", (K,), "your hand: copies of each kind / 3"),
@@ -117,9 +121,9 @@ OBS = ObsLayout((
              "the opponent's hand cards you have seen (searched, bounced) / 3"),
     ObsField("opp_unseen", (K,),
              "the opponent's cards you have not seen (hand and deck) per kind / 3"),
-    ObsField("discard", (2, K), "both discard piles (you, opponent): copies per kind / 3"),
-    ObsField("last_search", (2, K), "each player's last search reveal (one-hot kind)"),
-    ObsField("warriors", (2, SLOTS, W_SIZE),
+    ObsField("discard", (NS, K), "both discard piles (you, opponent): copies per kind / 3"),
+    ObsField("last_search", (NS, K), "each player's last search reveal (one-hot kind)"),
+    ObsField("warriors", (NS, SLOTS, W_SIZE),
              "per seat and slot: present, kind, ATK, HP, damage, ATK cost /10, Guard /5, "
              "attacks left /3, can attack, item limit /3, items active, classes, Items /3"),
     ObsField("terrains", (len(TERRAIN_ROWS), TR_SIZE),
@@ -228,8 +232,8 @@ def _encode(rec, viewer, omniscient, out, props, cls):
     loot = rec["loot"]
     done = rec["done_turns"]
     search = rec["last_search"]
-    for j in range(2):
-        s = v if j == 0 else q
+    for j in range(NS):
+        s = v if j == ME else q
         out[O_ENERGY + j] = _c(energy[s] / STAT_SCALE)
         out[O_LOOT + j] = _c(loot[s] / STAT_SCALE)
         out[O_TURNS + j] = _c(done[s] / TURNS_SCALE)
@@ -284,8 +288,8 @@ def _encode(rec, viewer, omniscient, out, props, cls):
             out[i] = 1.0
     # the fields
     attacks = rec["attacks"]
-    for j in range(2):
-        s = v if j == 0 else q
+    for j in range(NS):
+        s = v if j == ME else q
         for k in range(SLOTS):
             z = SLOT0 + SLOTS * s + k
             m = int(zn[z])

@@ -21,11 +21,13 @@ from .encode import (
     D_PICK,
     D_PLAY_TARGET,
     GUARD_SCALE,
+    ME,
     O_DECISION,
     O_ENERGY,
     O_PSRC,
     O_TERRAINS,
     O_WARRIORS,
+    OPP,
     SEAT_STRIDE,
     STAT_SCALE,
     TER_GLOBAL,
@@ -76,8 +78,8 @@ def _kind(obs, seat, k):
 @njit(cache=True)
 def _remaining(obs, k, atk):
     """Opposing Warrior k's Health left after an attack of ``atk`` (Guard counted)."""
-    hp = _w(obs, 1, k, W_HP) * STAT_SCALE - _w(obs, 1, k, W_DMG) * STAT_SCALE
-    guard = _w(obs, 1, k, W_GUARD) * GUARD_SCALE
+    hp = _w(obs, OPP, k, W_HP) * STAT_SCALE - _w(obs, OPP, k, W_DMG) * STAT_SCALE
+    guard = _w(obs, OPP, k, W_GUARD) * GUARD_SCALE
     return hp - max(0.0, atk - guard)
 
 
@@ -87,7 +89,7 @@ def _target(obs, mask, rng):
     if obs[O_DECISION + D_ATTACK_TARGET] > 0:
         for s in range(SLOTS):
             if obs[O_PSRC + s] > 0:
-                atk = _w(obs, 0, s, W_ATK) * STAT_SCALE
+                atk = _w(obs, ME, s, W_ATK) * STAT_SCALE
     best, bv = -1, -1e9
     for t in range(NUM_TARGETS):
         if not mask[TARGET_A + t]:
@@ -95,10 +97,10 @@ def _target(obs, mask, rng):
         if TG_OPP_W <= t < TG_OPP_W + SLOTS:
             k = t - TG_OPP_W
             rem = _remaining(obs, k, atk)
-            v = 100.0 + COST[_kind(obs, 1, k)] if rem <= 0 else 50.0 - rem
+            v = 100.0 + COST[_kind(obs, OPP, k)] if rem <= 0 else 50.0 - rem
         elif TG_OWN_W <= t < TG_OWN_W + SLOTS:
             k = t - TG_OWN_W
-            v = 10.0 + _w(obs, 0, k, W_ATK) * STAT_SCALE + _w(obs, 0, k, W_DMG) * STAT_SCALE
+            v = 10.0 + _w(obs, ME, k, W_ATK) * STAT_SCALE + _w(obs, ME, k, W_DMG) * STAT_SCALE
         else:
             v = 1.0
         if v > bv:
@@ -122,13 +124,13 @@ def act_one(obs, mask, rng):
         return _target(obs, mask, rng)
     mine = 0
     for k in range(SLOTS):
-        mine += _w(obs, 0, k, W_PRESENT) > 0
+        mine += _w(obs, ME, k, W_PRESENT) > 0
     # 1. attacks that destroy a Warrior
     for k in range(SLOTS):
         if mask[ATTACK_A + k]:
-            atk = _w(obs, 0, k, W_ATK) * STAT_SCALE
+            atk = _w(obs, ME, k, W_ATK) * STAT_SCALE
             for j in range(SLOTS):
-                if _w(obs, 1, j, W_PRESENT) > 0 and _remaining(obs, j, atk) <= 0:
+                if _w(obs, OPP, j, W_PRESENT) > 0 and _remaining(obs, j, atk) <= 0:
                     return ATTACK_A + k
     # 2. the most expensive Warrior we can summon
     best, bv = -1, -1
@@ -152,7 +154,7 @@ def act_one(obs, mask, rng):
         if mask[ATTACK_A + k] and mine > 0:
             return ATTACK_A + k
     for j in range(NUM_SOURCES):
-        if mask[ACTIVATE_A + j] and obs[O_ENERGY] * STAT_SCALE >= 3:
+        if mask[ACTIVATE_A + j] and obs[O_ENERGY + ME] * STAT_SCALE >= 3:
             return ACTIVATE_A + j
     return END_A
 
