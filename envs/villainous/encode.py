@@ -84,6 +84,7 @@ PILE_SCALE = 4.0  # Yzma's pile sizes and the cards known in them
 VQ_SCALE = 20.0  # a Vanquish's total Strength
 LEFT_SCALE = 3.0  # an entry's moves left
 ARG_SCALE = 6.0  # an entry's parameter
+ME = 0  # the viewer's relative seat (seats are relative: 1 the next in turn order)
 # the pending entry: its step (one-hot ENTRY_STEPS), Realm (seat one-hot), its card's
 # location, the chosen location (one-hot L each), moves left, parameter
 ENTRY_STEPS = 4
@@ -299,7 +300,7 @@ def encode(rec, viewer, omniscient, out):
             c = vz[z, i]
             if omniscient or vk[viewer, c] == KNOWN:
                 t = V_LOCAL[vtype(rec, c)]
-                if r == 0:
+                if r == ME:
                     out[O_HAND + t] += 1.0 / VCOPY_SCALE
                 else:
                     out[O_HK + r * NVL + t] += 1.0 / VCOPY_SCALE

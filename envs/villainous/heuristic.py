@@ -35,6 +35,7 @@ from .encode import (
     EN_STEP,
     ENTRY_STEPS,
     FCOPY_SCALE,
+    ME,
     O_EKIND,
     O_ENTRY,
     O_FT,
@@ -320,8 +321,8 @@ def reach(obs, r, v, loc, kronk):
 @njit(cache=True)
 def kronk_ready(obs, v, loc):
     """Yzma's Kronk at ``loc`` with the Dagger or an Imperial Guards."""
-    return v == YZMA and n_v(obs, 0, loc, L_KRONK) > 0 and (
-        n_v(obs, 0, loc, L_DAGGER) > 0 or n_v(obs, 0, loc, L_GUARDS) > 0)
+    return v == YZMA and n_v(obs, ME, loc, L_KRONK) > 0 and (
+        n_v(obs, ME, loc, L_DAGGER) > 0 or n_v(obs, ME, loc, L_GUARDS) > 0)
 
 
 @njit(cache=True)
@@ -337,7 +338,7 @@ def vanquish_value(obs, v, lt):
     # a Hero that does not advance the objective stays: out of the Fate deck (or Yzma's
     # piles) it leaves the objective's Hero likelier to be revealed to an opponent's Fate
     if v == SCAR:
-        if t == MUFASA or mufasa_in(obs, 0):
+        if t == MUFASA or mufasa_in(obs, ME):
             return 10.0 + F_STR[t]
         return 0.0
     if v == YZMA:
@@ -353,16 +354,16 @@ def best_vanquish(obs, v, loc):
     best, pick = 0.0, -1
     for lt in range(NFL):
         t = FLOC[v, lt]
-        if t < 0 or F_KIND[t] != K_HERO or n_f(obs, 0, loc, lt) == 0:
+        if t < 0 or F_KIND[t] != K_HERO or n_f(obs, ME, loc, lt) == 0:
             continue
-        hs = hero_strength(obs, 0, loc, lt)
+        hs = hero_strength(obs, ME, loc, lt)
         if t == KUZCO and v == YZMA:
-            if kronk_ready(obs, v, loc) and reach(obs, 0, v, loc, True) >= hs:
+            if kronk_ready(obs, v, loc) and reach(obs, ME, v, loc, True) >= hs:
                 val = 100.0
             else:
                 continue
         else:
-            if reach(obs, 0, v, loc, False) < hs or reach(obs, 0, v, loc, False) == 0:
+            if reach(obs, ME, v, loc, False) < hs or reach(obs, ME, v, loc, False) == 0:
                 continue
             val = vanquish_value(obs, v, lt)
         if val > best:
@@ -405,18 +406,18 @@ def card_value(obs, v, t, power):
     """What playing my villain card ``t`` is worth now (< 0: keep it)."""
     val = CARD_VALUE[t]
     if v == SCAR:
-        if t == STAMPEDE and hero_loc_of(obs, 0, v, L_MUFASA) >= 0:
+        if t == STAMPEDE and hero_loc_of(obs, ME, v, L_MUFASA) >= 0:
             val = 12.0
-        elif t == FEEDING and mufasa_in(obs, 0):
+        elif t == FEEDING and mufasa_in(obs, ME):
             val = 9.0
         elif t == LONG_LIVE:
             val = 5.0 if scar_needs_hero(obs, v) else 0.0
     elif v == YZMA:
-        has_kronk = vcard_loc_of(obs, 0, L_KRONK) >= 0 or n_hand(obs, L_KRONK) > 0
+        has_kronk = vcard_loc_of(obs, ME, L_KRONK) >= 0 or n_hand(obs, L_KRONK) > 0
         kz, ready = yzma_setup(obs, v)
         if t == EAVESDROP:
             # Kuzco to Kronk (on the table, or in my hand to be played next)
-            val = 7.0 if kz < 0 and (vcard_loc_of(obs, 0, L_KRONK) >= 0
+            val = 7.0 if kz < 0 and (vcard_loc_of(obs, ME, L_KRONK) >= 0
                                      or n_hand(obs, L_KRONK) > 0) else 0.0
         elif t == RIGHT_HAND or t == FINISH_JOB:
             # once Kronk is found these only clog the hand (kept, they stop the draw)
@@ -428,11 +429,11 @@ def card_value(obs, v, t, power):
                 val = 2.5
         elif t == FAKE_FUNERAL:
             # kept for Kuzco (junk() never discards it); played once he can meet Kronk
-            val = 7.0 if kz >= 0 and vcard_loc_of(obs, 0, L_KRONK) >= 0 and kz != ready \
+            val = 7.0 if kz >= 0 and vcard_loc_of(obs, ME, L_KRONK) >= 0 and kz != ready \
                 else 0.0
         elif t == AFTER_THEM:
             # Kronk and an Imperial Guards to Kuzco's location (Fake Funeral moves him)
-            val = 6.0 if kz >= 0 and vcard_loc_of(obs, 0, L_KRONK) >= 0 and ready < 0 \
+            val = 6.0 if kz >= 0 and vcard_loc_of(obs, ME, L_KRONK) >= 0 and ready < 0 \
                 and n_hand(obs, int(V_LOCAL[FAKE_FUNERAL])) == 0 else 0.5
     elif v == RATIGAN:
         if obs[O_OBJ + OB_FLIP] > 0:  # flipped: Basil is the objective
@@ -452,7 +453,7 @@ def card_value(obs, v, t, power):
                                   or e == E_DISCARD_FATE_ITEM):
         heroes = 0
         for loc in range(NUM_LOCS):
-            heroes += heroes_here(obs, 0, v, loc)
+            heroes += heroes_here(obs, ME, v, loc)
         if heroes == 0:
             val = 0.0
     return val
@@ -503,9 +504,9 @@ def chosen_card(obs, v, power, free):
 def looking_for_key(obs, v):
     """Yzma without Kronk, or Ratigan without The Robot Queen (Discard cycles the deck)."""
     if v == YZMA:
-        return vcard_loc_of(obs, 0, L_KRONK) < 0 and n_hand(obs, L_KRONK) == 0
+        return vcard_loc_of(obs, ME, L_KRONK) < 0 and n_hand(obs, L_KRONK) == 0
     if v == RATIGAN and obs[O_OBJ + OB_FLIP] == 0:
-        return vcard_loc_of(obs, 0, L_QUEEN) < 0 and n_hand(obs, L_QUEEN) == 0
+        return vcard_loc_of(obs, ME, L_QUEEN) < 0 and n_hand(obs, L_QUEEN) == 0
     return False
 
 
@@ -545,8 +546,8 @@ def scar_needs_hero(obs, v):
     While Mufasa is neither defeated nor in the Realm; after Mufasa, when no Hero in the
     Realm can be vanquished now.
     """
-    if not mufasa_in(obs, 0):
-        return hero_loc_of(obs, 0, v, L_MUFASA) < 0
+    if not mufasa_in(obs, ME):
+        return hero_loc_of(obs, ME, v, L_MUFASA) < 0
     for loc in range(NUM_LOCS):
         val, _ = best_vanquish(obs, v, loc)
         if val > 0.0:
@@ -557,7 +558,7 @@ def scar_needs_hero(obs, v):
 @njit(cache=True)
 def yzma_setup(obs, v):
     """(Kuzco's location, the location where Kronk is ready): -1 where absent."""
-    kz = hero_loc_of(obs, 0, v, L_KUZCO)
+    kz = hero_loc_of(obs, ME, v, L_KUZCO)
     ready = -1
     for loc in range(NUM_LOCS):
         if kronk_ready(obs, v, loc):
@@ -583,9 +584,9 @@ def move_hero_value(obs, v):
                 continue
             for lt in range(NFL):
                 t = FLOC[v, lt]
-                if t < 0 or F_KIND[t] != K_HERO or n_f(obs, 0, loc, lt) == 0:
+                if t < 0 or F_KIND[t] != K_HERO or n_f(obs, ME, loc, lt) == 0:
                     continue
-                if reach(obs, 0, v, d, False) >= hero_strength(obs, 0, loc, lt) and reach(
+                if reach(obs, ME, v, d, False) >= hero_strength(obs, ME, loc, lt) and reach(
                         obs, 0, v, d, False) > 0:
                     best = max(best, 0.5 * vanquish_value(obs, v, lt))
     return best
@@ -598,14 +599,14 @@ def move_ia_value(obs, v):
     The Robot Queen next to the Palace; Yzma's Kronk or helpers next to Kuzco.
     """
     if v == RATIGAN and obs[O_OBJ + OB_FLIP] == 0:
-        q = vcard_loc_of(obs, 0, L_QUEEN)
+        q = vcard_loc_of(obs, ME, L_QUEEN)
         if q >= 0 and q != PALACE and palace_open(obs) and abs(q - PALACE) == 1:
             return 40.0
     if v == YZMA:
         kz, ready = yzma_setup(obs, v)
         if kz >= 0 and ready < 0:
             for lt in (L_KRONK, L_DAGGER, L_GUARDS):
-                q = vcard_loc_of(obs, 0, lt)
+                q = vcard_loc_of(obs, ME, lt)
                 if q >= 0 and q != kz and abs(q - kz) == 1:
                     return 8.0
     return 0.0
@@ -674,8 +675,8 @@ def symbol_value(obs, v, sym, power):
 @njit(cache=True)
 def location_value(obs, v, loc):
     """Worth of moving to ``loc``: its visible symbols (top ones covered by Heroes)."""
-    lo = 2 if heroes_here(obs, 0, v, loc) > 0 else 0
-    power = power_of(obs, 0)
+    lo = 2 if heroes_here(obs, ME, v, loc) > 0 else 0
+    power = power_of(obs, ME)
     for k in range(lo, 4):
         sym = LOC_SYM[v, loc, k]
         if sym <= S_POWER3:
@@ -699,35 +700,35 @@ def place_value(obs, v, t, loc):
         if t == GEARS or V_KIND[t] == K_ITEM and V_EFF[t] != E_STR_BONUS:
             return 1.0 if loc != PALACE else 0.5
     if v == YZMA and (t == KRONK or t == DAGGER or t == GUARDS):
-        kz = hero_loc_of(obs, 0, v, L_KUZCO)
+        kz = hero_loc_of(obs, ME, v, L_KUZCO)
         if kz >= 0:
             return 50.0 if loc == kz else 10.0 - abs(loc - kz)
         val = 0.0
         for lt in (L_KRONK, L_DAGGER, L_GUARDS):
-            val += 5.0 * n_v(obs, 0, loc, lt)
+            val += 5.0 * n_v(obs, ME, loc, lt)
         return val + (1.0 if loc == 1 else 0.0)
     if v == SCAR and t == STAMPEDE:
-        m = hero_loc_of(obs, 0, v, L_MUFASA)
+        m = hero_loc_of(obs, ME, v, L_MUFASA)
         if m >= 0:
             return 50.0 if loc == m else 0.0
     # an Ally (or a Vanquish bonus): where it makes a Vanquish possible, then where Heroes are
     val = 0.0
-    if heroes_here(obs, 0, v, loc) > 0:
+    if heroes_here(obs, ME, v, loc) > 0:
         add = V_STR[t] if V_KIND[t] == K_ALLY else V_A[t]
         if V_EFF[t] == E_PACK:
-            add += n_v(obs, 0, loc, int(V_LOCAL[t])) * 2
-        base = reach(obs, 0, v, loc, False)
+            add += n_v(obs, ME, loc, int(V_LOCAL[t])) * 2
+        base = reach(obs, ME, v, loc, False)
         for lt in range(NFL):
             ft = FLOC[v, lt]
-            if ft < 0 or F_KIND[ft] != K_HERO or n_f(obs, 0, loc, lt) == 0:
+            if ft < 0 or F_KIND[ft] != K_HERO or n_f(obs, ME, loc, lt) == 0:
                 continue
             if v == YZMA and ft == KUZCO:
                 continue
-            if base + add >= hero_strength(obs, 0, loc, lt):
+            if base + add >= hero_strength(obs, ME, loc, lt):
                 val = max(val, 5.0 + vanquish_value(obs, v, lt))
             else:
                 val = max(val, 2.0)
-    val += 0.3 * reach(obs, 0, v, loc, True)
+    val += 0.3 * reach(obs, ME, v, loc, True)
     return val
 
 
@@ -760,7 +761,7 @@ def hero_place_value(obs, r, q, t, loc):
             val -= 4.0 * n_v(obs, r, loc, lt)
     if q == RATIGAN and loc == PALACE:
         val += 1.0
-    if vil_of(obs, 0) != RATIGAN:  # Scar and Yzma want to be Fated: their FATE stays open
+    if vil_of(obs, ME) != RATIGAN:  # Scar and Yzma want to be Fated: their FATE stays open
         for k in range(2):
             if LOC_SYM[q, loc, k] == S_FATE:
                 val -= 30.0
@@ -835,7 +836,7 @@ def my_entry(obs, mask, rng, v, kind):
     lvals = np.zeros(4, np.float64)
     fvals = np.zeros(NFL, np.float64)
     step = entry_step(obs)
-    power = power_of(obs, 0)
+    power = power_of(obs, ME)
     any_loc = mask[LOCATION] or mask[LOCATION + 1] or mask[LOCATION + 2] or mask[LOCATION + 3]
     any_v = False
     for i in range(NVL):
@@ -871,7 +872,7 @@ def my_entry(obs, mask, rng, v, kind):
         if mask[PASS]:
             return PASS
         loc = entry_c0(obs)
-        kuzco = v == YZMA and loc >= 0 and n_f(obs, 0, loc, L_KUZCO) > 0 and kronk_ready(
+        kuzco = v == YZMA and loc >= 0 and n_f(obs, ME, loc, L_KUZCO) > 0 and kronk_ready(
             obs, v, loc)
         if kuzco and mask[VCARD + L_KRONK]:
             return VCARD + L_KRONK
@@ -894,9 +895,9 @@ def my_entry(obs, mask, rng, v, kind):
             # the source: a Hero I want moved (Kuzco for Yzma), else the one covering most
             for loc in range(NUM_LOCS):
                 lvals[loc] = top_value_for(v, loc)
-                if v == YZMA and n_f(obs, 0, loc, L_KUZCO) > 0:
+                if v == YZMA and n_f(obs, ME, loc, L_KUZCO) > 0:
                     lvals[loc] += 50.0
-                if v == SCAR and n_f(obs, 0, loc, L_MUFASA) > 0:
+                if v == SCAR and n_f(obs, ME, loc, L_MUFASA) > 0:
                     lvals[loc] += 20.0
             return best_masked(mask, LOCATION, 4, lvals)
         # a Fate card to move, if one is offered (best_masked skips the illegal ones)
@@ -910,24 +911,24 @@ def my_entry(obs, mask, rng, v, kind):
         # the destination: a ready Kronk, else Allies that can defeat it, never a good top
         kz, ready = yzma_setup(obs, v)
         for loc in range(NUM_LOCS):
-            lvals[loc] = reach(obs, 0, v, loc, True) - 0.5 * top_value_for(v, loc)
+            lvals[loc] = reach(obs, ME, v, loc, True) - 0.5 * top_value_for(v, loc)
             if v == YZMA and loc == ready:
                 lvals[loc] += 100.0
-            if v == YZMA and n_v(obs, 0, loc, L_KRONK) > 0:
+            if v == YZMA and n_v(obs, ME, loc, L_KRONK) > 0:
                 lvals[loc] += 20.0
         return best_masked(mask, LOCATION, 4, lvals)
     if kind == K_MOVE_IA or kind == E_MOVE_ALLY_ANY or kind == E_MOVE_ALLY_FROM_HERE:
         if step == 0 and kind != E_MOVE_ALLY_FROM_HERE:
             for loc in range(NUM_LOCS):
                 lvals[loc] = 0.0
-                if v == RATIGAN and n_v(obs, 0, loc, L_QUEEN) > 0:
+                if v == RATIGAN and n_v(obs, ME, loc, L_QUEEN) > 0:
                     lvals[loc] = 50.0
                 if v == YZMA:
                     for lt in (L_KRONK, L_DAGGER, L_GUARDS):
-                        lvals[loc] += 5.0 * n_v(obs, 0, loc, lt)
-                    if n_f(obs, 0, loc, L_KUZCO) > 0:
+                        lvals[loc] += 5.0 * n_v(obs, ME, loc, lt)
+                    if n_f(obs, ME, loc, L_KUZCO) > 0:
                         lvals[loc] -= 40.0
-                if heroes_here(obs, 0, v, loc) == 0:
+                if heroes_here(obs, ME, v, loc) == 0:
                     lvals[loc] += 1.0
             if mask[PASS] and kind == E_MOVE_ALLY_ANY:
                 # a "one or two" move: stop unless something wants moving
@@ -955,7 +956,7 @@ def my_entry(obs, mask, rng, v, kind):
                 lvals[loc] = 100.0
             if v == YZMA and kz >= 0:
                 lvals[loc] = 50.0 if loc == kz else -abs(loc - kz)
-            if heroes_here(obs, 0, v, loc) > 0 and v != YZMA:
+            if heroes_here(obs, ME, v, loc) > 0 and v != YZMA:
                 lvals[loc] += 3.0
         return best_masked(mask, LOCATION, 4, lvals)
     if (kind == K_FHERO or kind == E_FIND_HERO) and any_loc:
@@ -963,16 +964,16 @@ def my_entry(obs, mask, rng, v, kind):
         # covered top symbols cost least, then where my Allies can defeat it
         kz, ready = yzma_setup(obs, v)
         for loc in range(NUM_LOCS):
-            lvals[loc] = 0.1 * reach(obs, 0, v, loc, True)
-            if heroes_here(obs, 0, v, loc) == 0:
+            lvals[loc] = 0.1 * reach(obs, ME, v, loc, True)
+            if heroes_here(obs, ME, v, loc) == 0:
                 lvals[loc] -= top_value_for(v, loc)
             if v == YZMA and kind == E_FIND_HERO:
                 if loc == ready:
                     lvals[loc] += 100.0
-                if n_v(obs, 0, loc, L_KRONK) > 0:
+                if n_v(obs, ME, loc, L_KRONK) > 0:
                     lvals[loc] += 50.0
                 for lt in (L_DAGGER, L_GUARDS):
-                    lvals[loc] += 5.0 * n_v(obs, 0, loc, lt)
+                    lvals[loc] += 5.0 * n_v(obs, ME, loc, lt)
         return best_masked(mask, LOCATION, 4, lvals)
     if kind == E_DEFEAT_HERE_LE or kind == E_DEFEAT_NAMED_HERE:
         mask2 = mask.copy()
@@ -989,7 +990,7 @@ def my_entry(obs, mask, rng, v, kind):
         for loc in range(NUM_LOCS):
             for lt in range(NFL):
                 t = FLOC[v, lt]
-                if t >= 0 and F_KIND[t] == K_HERO and n_f(obs, 0, loc, lt) > 0:
+                if t >= 0 and F_KIND[t] == K_HERO and n_f(obs, ME, loc, lt) > 0:
                     val = vanquish_value(obs, v, lt) + F_STR[t]
                     if v == YZMA and t == KUZCO:
                         val = -10.0
@@ -1082,7 +1083,7 @@ def their_entry(obs, mask, rng, r, kind):
 def act_one(obs, mask, rng):
     """One heuristic decision from an observation and mask."""
     phase = argmax_block(obs, O_PHASE, NUM_PHASES)
-    v = vil_of(obs, 0)
+    v = vil_of(obs, ME)
     if phase == PH_MOVE:
         best, pick = -1e9, -1
         for loc in range(NUM_LOCS):
@@ -1094,7 +1095,7 @@ def act_one(obs, mask, rng):
             return pick
     elif phase == PH_ACT:
         loc = argmax_block(obs, O_MOVER, NUM_LOCS)
-        power = power_of(obs, 0)
+        power = power_of(obs, ME)
         best, pick = 0.0, PASS
         for k in range(4):
             if mask[SLOT + k]:
