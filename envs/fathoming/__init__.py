@@ -12,6 +12,7 @@ from fatezoo.envs.core.zones import check_conservation
 
 from . import rules
 from .cards import (
+    A_EFFECT,
     ABIL,
     ABIL_N,
     ACTIVATE_ABIL,
@@ -43,6 +44,7 @@ from .state import (
     DECK0,
     DECK_SIZE,
     DISC0,
+    FIRST_POS,
     GLOBAL_Z,
     HAND0,
     MAIN,
@@ -57,6 +59,9 @@ from .state import (
     P_ATTACK,
     P_NONE,
     P_PLAY,
+    PD_ARG,
+    PD_ROW,
+    PD_WHAT,
     PICK_PH,
     PTER0,
     R_ALT,
@@ -65,6 +70,14 @@ from .state import (
     SR_HAND,
     SR_PLAY,
     STATE_DTYPE,
+    T_CARD,
+    T_CLS,
+    T_LAYER,
+    T_OP,
+    T_PROP,
+    T_SEAT,
+    T_SEL,
+    T_VALUE,
     TARGET_PH,
     TEMP_CAP,
     WIN_LOOT,
@@ -188,15 +201,17 @@ def _check_fields(rec) -> None:
     temp = rec["temp"][: int(rec["temp_n"])]
     if len(temp):
         from .cards import E_TURN_ADD, E_TURN_SET
-        _need(_in(temp[:, 0], 0, 4), "temp layer", "in [0, 3]", temp[:, 0])
-        _need(np.isin(temp[:, 1], (E_TURN_ADD, E_TURN_SET)).all(), "temp op",
-              "TURN_ADD or TURN_SET", temp[:, 1])
-        _need(_in(temp[:, 2], 0, NUM_PROPS), "temp prop", f"in [0, {NUM_PROPS})", temp[:, 2])
-        _need(_in(temp[:, 3], -20, 21), "temp value", "in [-20, 20]", temp[:, 3])
-        _need(_in(temp[:, 4], 0, 13), "temp selector", "in [0, 12]", temp[:, 4])
-        _need(_in(temp[:, 5], 0, 2), "temp seat", "0 or 1", temp[:, 5])
-        _need(_in(temp[:, 6], -1, NUM_CARDS), "temp card", f"in [-1, {NUM_CARDS})", temp[:, 6])
-        _need(_in(temp[:, 7], 0, 512), "temp class mask", "in [0, 511]", temp[:, 7])
+        _need(_in(temp[:, T_LAYER], 0, 4), "temp layer", "in [0, 3]", temp[:, T_LAYER])
+        _need(np.isin(temp[:, T_OP], (E_TURN_ADD, E_TURN_SET)).all(), "temp op",
+              "TURN_ADD or TURN_SET", temp[:, T_OP])
+        _need(_in(temp[:, T_PROP], 0, NUM_PROPS), "temp prop", f"in [0, {NUM_PROPS})",
+              temp[:, T_PROP])
+        _need(_in(temp[:, T_VALUE], -20, 21), "temp value", "in [-20, 20]", temp[:, T_VALUE])
+        _need(_in(temp[:, T_SEL], 0, 13), "temp selector", "in [0, 12]", temp[:, T_SEL])
+        _need(_in(temp[:, T_SEAT], 0, 2), "temp seat", "0 or 1", temp[:, T_SEAT])
+        _need(_in(temp[:, T_CARD], -1, NUM_CARDS), "temp card", f"in [-1, {NUM_CARDS})",
+              temp[:, T_CARD])
+        _need(_in(temp[:, T_CLS], 0, 512), "temp class mask", "in [0, 511]", temp[:, T_CLS])
 
 
 def _check_decks(rec) -> None:
@@ -223,7 +238,7 @@ def _check_zones(rec) -> None:
             _need((cards // DECK_SIZE == p).all(), ZONE_NAMES[z], f"cards of player_{p}")
         _need(zn[PTER0 + p] <= 1, ZONE_NAMES[PTER0 + p], "at most 1 card", int(zn[PTER0 + p]))
         if zn[PTER0 + p]:
-            k = kinds[zone[PTER0 + p, 0]]
+            k = kinds[zone[PTER0 + p, FIRST_POS]]
             _need(SUBTYPE[k] == PERSONAL, ZONE_NAMES[PTER0 + p], "a Personal Terrain")
         for s in range(SLOTS):
             z = SLOT0 + SLOTS * p + s
@@ -237,12 +252,12 @@ def _check_zones(rec) -> None:
                       "Items after the Warrior")
     _need(zn[GLOBAL_Z] <= 1, "global", "at most 1 card", int(zn[GLOBAL_Z]))
     if zn[GLOBAL_Z]:
-        _need(SUBTYPE[kinds[zone[GLOBAL_Z, 0]]] == GLOBAL, "global", "a Global Terrain")
+        _need(SUBTYPE[kinds[zone[GLOBAL_Z, FIRST_POS]]] == GLOBAL, "global", "a Global Terrain")
     # damage only on cards in play (Warriors and Terrains)
     in_play = np.zeros(NUM_CARDS, bool)
     for z in [PTER0, PTER0 + 1, GLOBAL_Z] + list(range(SLOT0, SLOT0 + 2 * SLOTS)):
         if zn[z]:
-            in_play[int(zone[z, 0])] = True
+            in_play[int(zone[z, FIRST_POS])] = True
     _need(not rec["dmg"][~in_play].any(), "dmg", "0 for cards not in play (Warriors, Terrains)")
     # knowledge: owners know their hand; public zones are known to both
     known = rec["known"]
@@ -278,8 +293,8 @@ def _check_decision(rec) -> None:
     if ph in (MAIN, OVER):
         _need(pend == [P_NONE, -1, -1], "pend", "[0, -1, -1] with no decision pending", pend)
     elif ph == TARGET_PH:
-        what, x = pend[0], pend[1]
-        _need(pend[2] == -1, "pend[2]", "-1 in a target decision", pend[2])
+        what, x = pend[PD_WHAT], pend[PD_ARG]
+        _need(pend[PD_ROW] == -1, "pend[2]", "-1 in a target decision", pend[PD_ROW])
         if what == P_PLAY:
             _need(x in hand, "pend[1]", "a kind in the turn player's hand", x)
             _need(CTYPE[x] == ITEM or PLAYED_TARGET[x] >= 0, "pend[1]",
@@ -294,7 +309,7 @@ def _check_decision(rec) -> None:
             else:
                 z = PTER0 + p if x == SLOTS else GLOBAL_Z
             _need(zn[z] > 0, "pend[1]", "an Activate source in play", x)
-            c = int(zone[z, 0])
+            c = int(zone[z, FIRST_POS])
             k = int(rec["deck_list"][c // DECK_SIZE, c % DECK_SIZE])
             _need(ACTIVATE_ABIL[k] >= 0, "pend[1]", "a source with an Activate ability", x)
             _need(rules._chosen_activate(k), "pend[1]", "a source whose ability has a target",
@@ -308,7 +323,7 @@ def _check_decision(rec) -> None:
               "a card kind and one of its abilities", pend)
         want = E_SEARCH_PLAY if mode == SR_PLAY else E_SEARCH
         word = "SEARCH_PLAY" if mode == SR_PLAY else "SEARCH"
-        _need(ABIL[sk, n, 1] == want, "pend[1:]", f"a {word} ability", pend)
+        _need(ABIL[sk, n, A_EFFECT] == want, "pend[1:]", f"a {word} ability", pend)
         if mode == SR_PLAY:
             _need(any(zn[SLOT0 + SLOTS * p + k] == 0 for k in range(SLOTS)), "the Warrior Zone",
                   "not full while a SEARCH_PLAY waits for its pick")

@@ -42,12 +42,15 @@ from .state import (
     DECK0,
     DECK_SIZE,
     DISC0,
+    FIRST_POS,
     GLOBAL_Z,
     HAND0,
     NUM_SOURCES,
     P_ACTIVATE,
     P_ATTACK,
     P_PLAY,
+    PD_ARG,
+    PD_WHAT,
     PICK_PH,
     PTER0,
     SLOT0,
@@ -57,32 +60,58 @@ from .state import (
 )
 
 K = NUM_KINDS
-# a Warrior slot: present, kind (K), ATK, HP, damage, ATK cost, Guard, attacks left,
-# can attack, item limit, items active, classes (9), Items (counts per kind, K)
+# the scales, one per quantity; every reader of the observation multiplies back by these
+STAT_SCALE = 10.0  # Energy, Loot, costs, ATK, Health, damage
+GUARD_SCALE = 5.0
+COPY_SCALE = 3.0  # copies of a kind, attacks left, Item limit, Items per kind
+SIZE_SCALE = 40.0  # pile sizes
+TURNS_SCALE = 100.0  # completed turns
+ROLL_SCALE = 6.0  # the die's faces
+# the seats of a per-seat field, relative to the viewer
+SEAT_PARTS = ("you", "opponent")
+ME, OPP = range(len(SEAT_PARTS))
+NS = len(SEAT_PARTS)
+# the decision being taken (one-hot)
+DECISION_PARTS = ("main", "play_target", "attack_target", "activate_target", "pick")
+D_MAIN, D_PLAY_TARGET, D_ATTACK_TARGET, D_ACTIVATE_TARGET, D_PICK = range(
+    len(DECISION_PARTS))
+# a seat's pile sizes / SIZE_SCALE
+SIZE_PARTS = ("hand", "deck", "discard")
+Z_HAND, Z_DECK, Z_DISC = range(len(SIZE_PARTS))
+# a Warrior slot: present, kind (K), ATK, HP, damage, ATK cost (/ STAT_SCALE), Guard
+# (/ GUARD_SCALE), attacks left, can attack, item limit (/ COPY_SCALE), items active,
+# classes (9), Items (counts per kind / COPY_SCALE, K)
 W_PRESENT, W_KIND = 0, 1
 W_STATS = W_KIND + K
+STAT_PARTS = ("atk", "hp", "dmg", "atk_cost", "guard", "left", "can", "limit", "active")
 (W_ATK, W_HP, W_DMG, W_ATK_COST, W_GUARD, W_LEFT, W_CAN, W_LIMIT, W_ACTIVE) = range(
-    W_STATS, W_STATS + 9)
-W_CLASSES = W_STATS + 9
+    W_STATS, W_STATS + len(STAT_PARTS))
+W_CLASSES = W_STATS + len(STAT_PARTS)
 W_ITEMS = W_CLASSES + NUM_CLASSES
 W_SIZE = W_ITEMS + K
-# a Terrain: present, kind (K), Health, damage, controlled by the viewer
+# a Terrain: present, kind (K), Health, damage (/ STAT_SCALE), controlled by the viewer
 TR_PRESENT, TR_KIND = 0, 1
-TR_HP, TR_DMG, TR_MINE = TR_KIND + K, TR_KIND + K + 1, TR_KIND + K + 2
-TR_SIZE = TR_KIND + K + 3
+TERRAIN_TAIL = ("hp", "dmg", "mine")  # after the kind one-hot
+TR_HP, TR_DMG, TR_MINE = range(TR_KIND + K, TR_KIND + K + len(TERRAIN_TAIL))
+TR_SIZE = TR_KIND + K + len(TERRAIN_TAIL)
+# the Terrain rows: your Personal, the opponent's Personal, the Global Terrain
+TERRAIN_ROWS = ("own_personal", "opp_personal", "global")
+TER_OWN, TER_OPP, TER_GLOBAL = range(len(TERRAIN_ROWS))
 
 OBS = ObsLayout((
-    ObsField("decision", (5,), "one-hot: main, play target, attack target, activate target, pick"),
+    ObsField("decision", (len(DECISION_PARTS),),
+             "one-hot: main, play target, attack target, activate target, pick"),
     ObsField("pending_card", (K,), "one-hot kind being played (target step) or searching (pick)"),
     ObsField("pending_source", (NUM_SOURCES,),
              "one-hot attacking Warrior slot or Activate source (target step)"),
-    ObsField("energy", (2,), "Energy of you, the opponent / 10"),
-    ObsField("loot", (2,), "Loot of you, the opponent / 10"),
-    ObsField("turns_done", (2,), "completed turns of you, the opponent / 100"),
+    ObsField("energy", (NS,), "Energy of you, the opponent / 10"),
+    ObsField("loot", (NS,), "Loot of you, the opponent / 10"),
+    ObsField("turns_done", (NS,), "completed turns of you, the opponent / 100"),
     ObsField("first", (1,), "1 if you went first"),
     ObsField("my_turn", (1,), "1 if it is your turn"),
-    ObsField("sizes", (6,), "hand, deck, discard sizes of you, then the opponent / 40"),
-    ObsField("divine_cost", (2,), "what a Divine card costs you, the opponent now / 10"),
+    ObsField("sizes", (NS, len(SIZE_PARTS)),
+             "hand, deck, discard sizes of you, then the opponent / 40"),
+    ObsField("divine_cost", (NS,), "what a Divine card costs you, the opponent now / 10"),
     ObsField("temp_room", (1,), "free rows of the temporary-effect table / 16"),
     ObsField("last_roll", (1,), "the last die roll / 6 (0: none yet)"),
     ObsField("hand", (K,), "your hand: copies of each kind / 3"),
@@ -92,12 +121,12 @@ OBS = ObsLayout((
              "the opponent's hand cards you have seen (searched, bounced) / 3"),
     ObsField("opp_unseen", (K,),
              "the opponent's cards you have not seen (hand and deck) per kind / 3"),
-    ObsField("discard", (2, K), "both discard piles (you, opponent): copies per kind / 3"),
-    ObsField("last_search", (2, K), "each player's last search reveal (one-hot kind)"),
-    ObsField("warriors", (2, SLOTS, W_SIZE),
+    ObsField("discard", (NS, K), "both discard piles (you, opponent): copies per kind / 3"),
+    ObsField("last_search", (NS, K), "each player's last search reveal (one-hot kind)"),
+    ObsField("warriors", (NS, SLOTS, W_SIZE),
              "per seat and slot: present, kind, ATK, HP, damage, ATK cost /10, Guard /5, "
              "attacks left /3, can attack, item limit /3, items active, classes, Items /3"),
-    ObsField("terrains", (3, TR_SIZE),
+    ObsField("terrains", (len(TERRAIN_ROWS), TR_SIZE),
              "your Personal, the opponent's Personal, the Global Terrain: present, kind, "
              "Health /10, damage /10, controlled by you"),
     ObsField("activated", (NUM_SOURCES,), "your Activate sources used this turn"),
@@ -133,9 +162,9 @@ SEAT_STRIDE = SLOTS * W_SIZE
 # with no clamp, one pass at the end clamps the two count ranges below to 1. Same bytes as
 # clamping after every copy: 1 and 2 copies give f32(1/3) and f32(2/3) either way (2 *
 # f32(1/3) is exact), 3 copies reach exactly 1.0 and more only go above it.
-THIRD = np.float32(1.0 / 3.0)
+THIRD = np.float32(1.0 / COPY_SCALE)
 assert (O_DECK, O_OPPKNOWN, O_UNSEEN, O_DISCARD) == tuple(O_DECK + K * i for i in range(4))
-COUNTS_END = O_DISCARD + 2 * K
+COUNTS_END = O_DISCARD + OBS.width("discard")
 
 
 @njit(cache=True)
@@ -182,36 +211,37 @@ def _encode(rec, viewer, omniscient, out, props, cls):
     mine = turn_p == v
     ph = rec["phase"]
     pend = rec["pend"]
-    what = pend[0]
+    what = pend[PD_WHAT]
     if mine:
         if ph == PICK_PH:
-            out[O_DECISION + 4] = 1.0
-            out[O_PCARD + int(pend[1])] = 1.0
+            out[O_DECISION + D_PICK] = 1.0
+            out[O_PCARD + int(pend[PD_ARG])] = 1.0
         elif ph == TARGET_PH:
             if what == P_PLAY:
-                out[O_DECISION + 1] = 1.0
-                out[O_PCARD + int(pend[1])] = 1.0
+                out[O_DECISION + D_PLAY_TARGET] = 1.0
+                out[O_PCARD + int(pend[PD_ARG])] = 1.0
             elif what == P_ATTACK:
-                out[O_DECISION + 2] = 1.0
-                out[O_PSRC + int(pend[1])] = 1.0
+                out[O_DECISION + D_ATTACK_TARGET] = 1.0
+                out[O_PSRC + int(pend[PD_ARG])] = 1.0
             elif what == P_ACTIVATE:
-                out[O_DECISION + 3] = 1.0
-                out[O_PSRC + int(pend[1])] = 1.0
+                out[O_DECISION + D_ACTIVATE_TARGET] = 1.0
+                out[O_PSRC + int(pend[PD_ARG])] = 1.0
         else:
-            out[O_DECISION] = 1.0
+            out[O_DECISION + D_MAIN] = 1.0
     energy = rec["energy"]
     loot = rec["loot"]
     done = rec["done_turns"]
     search = rec["last_search"]
-    for j in range(2):
-        s = v if j == 0 else q
-        out[O_ENERGY + j] = _c(energy[s] / 10.0)
-        out[O_LOOT + j] = _c(loot[s] / 10.0)
-        out[O_TURNS + j] = _c(done[s] / 100.0)
-        out[O_SIZES + 3 * j] = zn[HAND0 + s] / 40.0
-        out[O_SIZES + 3 * j + 1] = zn[DECK0 + s] / 40.0
-        out[O_SIZES + 3 * j + 2] = zn[DISC0 + s] / 40.0
-        out[O_DIVINE + j] = _c(divine_cost(rec, s) / 10.0)
+    for j in range(NS):
+        s = v if j == ME else q
+        out[O_ENERGY + j] = _c(energy[s] / STAT_SCALE)
+        out[O_LOOT + j] = _c(loot[s] / STAT_SCALE)
+        out[O_TURNS + j] = _c(done[s] / TURNS_SCALE)
+        o = O_SIZES + j * len(SIZE_PARTS)
+        out[o + Z_HAND] = zn[HAND0 + s] / SIZE_SCALE
+        out[o + Z_DECK] = zn[DECK0 + s] / SIZE_SCALE
+        out[o + Z_DISC] = zn[DISC0 + s] / SIZE_SCALE
+        out[O_DIVINE + j] = _c(divine_cost(rec, s) / STAT_SCALE)
         z = DISC0 + s
         o = O_DISCARD + j * K
         for i in range(zn[z]):
@@ -221,7 +251,7 @@ def _encode(rec, viewer, omniscient, out, props, cls):
     out[O_FIRST] = 1.0 if rec["first"] == v else 0.0
     out[O_MYTURN] = 1.0 if mine else 0.0
     out[O_TEMP] = (TEMP_CAP - rec["temp_n"]) / float(TEMP_CAP)
-    out[O_ROLL] = _c(rec["last_roll"] / 6.0)
+    out[O_ROLL] = _c(rec["last_roll"] / ROLL_SCALE)
     # own hand, its costs, own deck contents (card ids index ``known`` unsigned: they are
     # 0..79, and an unsigned index has no negative-index wraparound)
     z = HAND0 + v
@@ -229,7 +259,7 @@ def _encode(rec, viewer, omniscient, out, props, cls):
     for i in range(zn[z]):
         kd = kind_in(dl, zone[z, i])
         if out[O_HAND + kd] == 0.0:  # a kind's cost once, not once per copy (same value)
-            out[O_HCOST + kd] = _c(hand_cost_if(rec, v, kd, hs) / 10.0)
+            out[O_HCOST + kd] = _c(hand_cost_if(rec, v, kd, hs) / STAT_SCALE)
         out[O_HAND + kd] += THIRD
     z = DECK0 + v
     for i in range(zn[z]):
@@ -258,25 +288,25 @@ def _encode(rec, viewer, omniscient, out, props, cls):
             out[i] = 1.0
     # the fields
     attacks = rec["attacks"]
-    for j in range(2):
-        s = v if j == 0 else q
+    for j in range(NS):
+        s = v if j == ME else q
         for k in range(SLOTS):
             z = SLOT0 + SLOTS * s + k
             m = int(zn[z])
             if m == 0:
                 continue
             o = O_WARRIORS + j * SEAT_STRIDE + k * W_SIZE
-            w = int(zone[z, 0])
+            w = int(zone[z, FIRST_POS])
             out[o + W_PRESENT] = 1.0
             out[o + W_KIND + kind_in(dl, w)] = 1.0
-            out[o + W_ATK] = _c(props[s, k, P_ATK] / 10.0)
-            out[o + W_HP] = _c(props[s, k, P_HP] / 10.0)
-            out[o + W_DMG] = _c(dmg[w] / 10.0)
-            out[o + W_ATK_COST] = _c(props[s, k, P_ATK_COST] / 10.0)
-            out[o + W_GUARD] = _c(props[s, k, P_GUARD] / 5.0)
-            out[o + W_LEFT] = _c((props[s, k, P_ATTACKS] - attacks[s, k]) / 3.0)
+            out[o + W_ATK] = _c(props[s, k, P_ATK] / STAT_SCALE)
+            out[o + W_HP] = _c(props[s, k, P_HP] / STAT_SCALE)
+            out[o + W_DMG] = _c(dmg[w] / STAT_SCALE)
+            out[o + W_ATK_COST] = _c(props[s, k, P_ATK_COST] / STAT_SCALE)
+            out[o + W_GUARD] = _c(props[s, k, P_GUARD] / GUARD_SCALE)
+            out[o + W_LEFT] = _c((props[s, k, P_ATTACKS] - attacks[s, k]) / COPY_SCALE)
             out[o + W_CAN] = props[s, k, P_CAN_ATTACK]
-            out[o + W_LIMIT] = _c(props[s, k, P_ITEM_LIMIT] / 3.0)
+            out[o + W_LIMIT] = _c(props[s, k, P_ITEM_LIMIT] / COPY_SCALE)
             out[o + W_ACTIVE] = props[s, k, P_ITEMS_ACTIVE]
             cm = cls[s, k]
             for b in range(NUM_CLASSES):
@@ -284,23 +314,23 @@ def _encode(rec, viewer, omniscient, out, props, cls):
                     out[o + W_CLASSES + b] = 1.0
             for i in range(1, m):
                 kd = kind_in(dl, zone[z, i])
-                out[o + W_ITEMS + kd] = _c(out[o + W_ITEMS + kd] + 1.0 / 3.0)
-    pv = int(zone[PTER0 + v, 0]) if zn[PTER0 + v] > 0 else -1
-    pq = int(zone[PTER0 + q, 0]) if zn[PTER0 + q] > 0 else -1
-    g = int(zone[GLOBAL_Z, 0]) if zn[GLOBAL_Z] > 0 else -1
+                out[o + W_ITEMS + kd] = _c(out[o + W_ITEMS + kd] + 1.0 / COPY_SCALE)
+    pv = int(zone[PTER0 + v, FIRST_POS]) if zn[PTER0 + v] > 0 else -1
+    pq = int(zone[PTER0 + q, FIRST_POS]) if zn[PTER0 + q] > 0 else -1
+    g = int(zone[GLOBAL_Z, FIRST_POS]) if zn[GLOBAL_Z] > 0 else -1
     # the three Terrains written here, not in a helper: passing ``out`` to a helper (even
     # an inlined one) costs an atomic reference-count pair on the batch's observation
     # array per call, which the two threads of a batched step contend for
-    for j in range(3):
-        c = pv if j == 0 else (pq if j == 1 else g)
+    for j in range(len(TERRAIN_ROWS)):
+        c = pv if j == TER_OWN else (pq if j == TER_OPP else g)
         if c < 0:
             continue
         o = O_TERRAINS + j * TR_SIZE
         kd = kind_in(dl, c)
         out[o + TR_PRESENT] = 1.0
         out[o + TR_KIND + kd] = 1.0
-        out[o + TR_HP] = _c(HEALTH[kd] / 10.0)
-        out[o + TR_DMG] = _c(dmg[c] / 10.0)
+        out[o + TR_HP] = _c(HEALTH[kd] / STAT_SCALE)
+        out[o + TR_DMG] = _c(dmg[c] / STAT_SCALE)
         out[o + TR_MINE] = 1.0 if c // DECK_SIZE == v else 0.0
     used = rec["used"]
     for j in range(NUM_SOURCES):

@@ -16,12 +16,22 @@ from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
 
 from .cards import COST, CTYPE, KIND_BY_NAME, PERSONAL, SUBTYPE, TERRAIN, WARRIOR
 from .encode import (
+    D_ACTIVATE_TARGET,
+    D_ATTACK_TARGET,
+    D_PICK,
+    D_PLAY_TARGET,
+    GUARD_SCALE,
+    ME,
     O_DECISION,
     O_ENERGY,
     O_PSRC,
     O_TERRAINS,
     O_WARRIORS,
+    OPP,
     SEAT_STRIDE,
+    STAT_SCALE,
+    TER_GLOBAL,
+    TER_OWN,
     TR_PRESENT,
     TR_SIZE,
     W_ATK,
@@ -32,7 +42,20 @@ from .encode import (
     W_PRESENT,
     W_SIZE,
 )
-from .state import ACTIVATE_A, ATTACK_A, CANCEL_A, END_A, PICK_A, PLAY, SLOTS, TARGET_A
+from .state import (
+    ACTIVATE_A,
+    ATTACK_A,
+    CANCEL_A,
+    END_A,
+    NUM_SOURCES,
+    NUM_TARGETS,
+    PICK_A,
+    PLAY,
+    SLOTS,
+    TARGET_A,
+    TG_OPP_W,
+    TG_OWN_W,
+)
 
 K = COST.shape[0]
 RETREAT = KIND_BY_NAME["Retreat"]
@@ -55,28 +78,29 @@ def _kind(obs, seat, k):
 @njit(cache=True)
 def _remaining(obs, k, atk):
     """Opposing Warrior k's Health left after an attack of ``atk`` (Guard counted)."""
-    hp = _w(obs, 1, k, W_HP) * 10.0 - _w(obs, 1, k, W_DMG) * 10.0
-    guard = _w(obs, 1, k, W_GUARD) * 5.0
+    hp = _w(obs, OPP, k, W_HP) * STAT_SCALE - _w(obs, OPP, k, W_DMG) * STAT_SCALE
+    guard = _w(obs, OPP, k, W_GUARD) * GUARD_SCALE
     return hp - max(0.0, atk - guard)
 
 
 @njit(cache=True)
 def _target(obs, mask, rng):
     atk = 3.0  # an ability's damage when it is not an attack
-    if obs[O_DECISION + 2] > 0:
+    if obs[O_DECISION + D_ATTACK_TARGET] > 0:
         for s in range(SLOTS):
             if obs[O_PSRC + s] > 0:
-                atk = _w(obs, 0, s, W_ATK) * 10.0
+                atk = _w(obs, ME, s, W_ATK) * STAT_SCALE
     best, bv = -1, -1e9
-    for t in range(11):
+    for t in range(NUM_TARGETS):
         if not mask[TARGET_A + t]:
             continue
-        if 4 <= t < 8:
-            k = t - 4
+        if TG_OPP_W <= t < TG_OPP_W + SLOTS:
+            k = t - TG_OPP_W
             rem = _remaining(obs, k, atk)
-            v = 100.0 + COST[_kind(obs, 1, k)] if rem <= 0 else 50.0 - rem
-        elif t < 4:
-            v = 10.0 + _w(obs, 0, t, W_ATK) * 10.0 + _w(obs, 0, t, W_DMG) * 10.0
+            v = 100.0 + COST[_kind(obs, OPP, k)] if rem <= 0 else 50.0 - rem
+        elif TG_OWN_W <= t < TG_OWN_W + SLOTS:
+            k = t - TG_OWN_W
+            v = 10.0 + _w(obs, ME, k, W_ATK) * STAT_SCALE + _w(obs, ME, k, W_DMG) * STAT_SCALE
         else:
             v = 1.0
         if v > bv:
@@ -89,23 +113,24 @@ def _target(obs, mask, rng):
 @njit(cache=True)
 def act_one(obs, mask, rng):
     """One heuristic action for one observation and mask (``rng``: 4 generator words)."""
-    if obs[O_DECISION + 4] > 0:  # pick: the most expensive matching card
+    if obs[O_DECISION + D_PICK] > 0:  # pick: the most expensive matching card
         best, bv = -1, -1
         for x in range(K):
             if mask[PICK_A + x] and COST[x] > bv:
                 best, bv = x, COST[x]
         return PICK_A + best if best >= 0 else random_legal(mask, rng)
-    if obs[O_DECISION + 1] > 0 or obs[O_DECISION + 2] > 0 or obs[O_DECISION + 3] > 0:
+    if (obs[O_DECISION + D_PLAY_TARGET] > 0 or obs[O_DECISION + D_ATTACK_TARGET] > 0
+            or obs[O_DECISION + D_ACTIVATE_TARGET] > 0):
         return _target(obs, mask, rng)
     mine = 0
     for k in range(SLOTS):
-        mine += _w(obs, 0, k, W_PRESENT) > 0
+        mine += _w(obs, ME, k, W_PRESENT) > 0
     # 1. attacks that destroy a Warrior
     for k in range(SLOTS):
         if mask[ATTACK_A + k]:
-            atk = _w(obs, 0, k, W_ATK) * 10.0
+            atk = _w(obs, ME, k, W_ATK) * STAT_SCALE
             for j in range(SLOTS):
-                if _w(obs, 1, j, W_PRESENT) > 0 and _remaining(obs, j, atk) <= 0:
+                if _w(obs, OPP, j, W_PRESENT) > 0 and _remaining(obs, j, atk) <= 0:
                     return ATTACK_A + k
     # 2. the most expensive Warrior we can summon
     best, bv = -1, -1
@@ -115,8 +140,8 @@ def act_one(obs, mask, rng):
     if best >= 0:
         return PLAY + best
     # 3. other cards: Terrains only into an empty zone; never Retreat
-    own_pt = obs[O_TERRAINS + TR_PRESENT] > 0
-    glob = obs[O_TERRAINS + 2 * TR_SIZE + TR_PRESENT] > 0
+    own_pt = obs[O_TERRAINS + TER_OWN * TR_SIZE + TR_PRESENT] > 0
+    glob = obs[O_TERRAINS + TER_GLOBAL * TR_SIZE + TR_PRESENT] > 0
     for x in range(K):
         if not mask[PLAY + x] or x == RETREAT:
             continue
@@ -128,8 +153,8 @@ def act_one(obs, mask, rng):
     for k in range(SLOTS):
         if mask[ATTACK_A + k] and mine > 0:
             return ATTACK_A + k
-    for j in range(6):
-        if mask[ACTIVATE_A + j] and obs[O_ENERGY] * 10.0 >= 3:
+    for j in range(NUM_SOURCES):
+        if mask[ACTIVATE_A + j] and obs[O_ENERGY + ME] * STAT_SCALE >= 3:
             return ACTIVATE_A + j
     return END_A
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fatezoo.envs.core.decisions import in_block
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.knowledge import (
@@ -129,9 +130,15 @@ from .state import (
     DRAW_A,
     DRAW_PRICE,
     END_A,
+    FIRST_POS,
     GLOBAL_Z,
     HAND0,
     KEY_TEMP0,
+    KEY_TEMP_N,
+    KEY_TURN,
+    KEY_ZCARD0,
+    KEY_ZONE0,
+    KEY_ZSIZE,
     KEY_ZSTRIDE,
     MAIN,
     MAX_CANCELS,
@@ -144,6 +151,9 @@ from .state import (
     P_ATTACK,
     P_NONE,
     P_PLAY,
+    PD_ARG,
+    PD_ROW,
+    PD_WHAT,
     PICK_A,
     PICK_PH,
     PLAY,
@@ -209,7 +219,7 @@ def warrior_at(rec, s, k):
     z = SLOT0 + SLOTS * s + k
     if rec["zone_n"][z] == 0:
         return -1
-    return int(rec["zone"][z, 0])
+    return int(rec["zone"][z, FIRST_POS])
 
 
 @njit(cache=True)
@@ -224,7 +234,7 @@ def personal_of(rec, s):
     """Seat ``s``'s Personal Terrain card, or -1."""
     if rec["zone_n"][PTER0 + s] == 0:
         return -1
-    return int(rec["zone"][PTER0 + s, 0])
+    return int(rec["zone"][PTER0 + s, FIRST_POS])
 
 
 @njit(cache=True)
@@ -232,7 +242,7 @@ def global_card(rec):
     """The Global Terrain card, or -1 (its controller is ``card // 40``)."""
     if rec["zone_n"][GLOBAL_Z] == 0:
         return -1
-    return int(rec["zone"][GLOBAL_Z, 0])
+    return int(rec["zone"][GLOBAL_Z, FIRST_POS])
 
 
 @njit(cache=True)
@@ -260,7 +270,9 @@ def free_slot(rec, s):
 # that change effective values, R41) per card kind, in ability order, read once at import
 # so that compute_props touches only the cards that have one.
 ST_N = np.zeros(NUM_KINDS, np.int64)
-ST = np.zeros((NUM_KINDS, 2, 5), np.int64)  # op, prop, value, selector, class mask
+STATIC_PARTS = ("op", "prop", "value", "sel", "cls")  # op, prop, value, selector, class mask
+ST_OP, ST_PROP, ST_VALUE, ST_SEL, ST_CLS = range(len(STATIC_PARTS))
+ST = np.zeros((NUM_KINDS, 2, len(STATIC_PARTS)), np.int64)
 ST_IA = np.zeros(NUM_KINDS, np.int64)  # has a static on ITEMS_ACTIVE (the first pass)
 MED_CLS = np.zeros(NUM_KINDS, np.int64)  # the classes a Medallion gives (R46), 0 none
 HAND_SRC = np.zeros(NUM_KINDS, np.int64)  # has a CONSTANT Summon Cost effect on hands
@@ -274,7 +286,9 @@ for _k in range(NUM_KINDS):
         if (_a[A_TRIGGER] != CONSTANT or _a[A_EFFECT] not in (E_ADD, E_SET) or _a[A_PROP] < 0
                 or _a[A_VS] != 0):
             continue
-        ST[_k, ST_N[_k]] = (_a[A_EFFECT], _a[A_PROP], _a[A_VALUE], _a[A_TARGET], _a[A_CLS])
+        _row = ST[_k, ST_N[_k]]
+        _row[ST_OP], _row[ST_PROP], _row[ST_VALUE] = _a[A_EFFECT], _a[A_PROP], _a[A_VALUE]
+        _row[ST_SEL], _row[ST_CLS] = _a[A_TARGET], _a[A_CLS]
         ST_N[_k] += 1
         if _a[A_PROP] == P_ITEMS_ACTIVE:
             ST_IA[_k] = 1
@@ -317,11 +331,11 @@ def _effect(props, cls, op, prop, value, sel, seat, src_s, src_k, clsmask, first
 def _card_statics(props, cls, kind, seat, src_s, src_k, first, specific):
     """A card's static effects (``specific``: only the SELF/EQUIPPED ones)."""
     for j in range(ST_N[kind]):
-        sel = ST[kind, j, 3]
+        sel = ST[kind, j, ST_SEL]
         if (sel == S_SELF or sel == S_EQUIPPED) != specific:
             continue
-        _effect(props, cls, ST[kind, j, 0], ST[kind, j, 1], ST[kind, j, 2], sel, seat, src_s,
-                src_k, ST[kind, j, 4], first)
+        _effect(props, cls, ST[kind, j, ST_OP], ST[kind, j, ST_PROP], ST[kind, j, ST_VALUE],
+                sel, seat, src_s, src_k, ST[kind, j, ST_CLS], first)
 
 
 @njit(cache=True)
@@ -375,14 +389,14 @@ def _layers(rec, props, cls, first):
     t = rec["temp"]
     tn = int(rec["temp_n"])
     if zn[GLOBAL_Z] > 0:
-        g = int(zone[GLOBAL_Z, 0])
+        g = int(zone[GLOBAL_Z, FIRST_POS])
         _card_statics(props, cls, kind_in(dl, g), g // DECK_SIZE, -1,
                       -1, first, False)
     _temps(rec, t, tn, props, cls, 0, first, False)
     for j in range(2):
         s = 1 - a if j == 0 else a
         if zn[PTER0 + s] > 0:
-            c = int(zone[PTER0 + s, 0])
+            c = int(zone[PTER0 + s, FIRST_POS])
             _card_statics(props, cls, kind_in(dl, c), s, -1, -1,
                           first, False)
     _temps(rec, t, tn, props, cls, 1, first, False)
@@ -394,7 +408,7 @@ def _layers(rec, props, cls, first):
                 if cls[s, k] < 0:
                     continue
                 z = SLOT0 + SLOTS * s + k
-                kd = kind_in(dl, zone[z, 0])
+                kd = kind_in(dl, zone[z, FIRST_POS])
                 _card_statics(props, cls, kd, s, s, k, first, specific)
                 if first or props[s, k, P_ITEMS_ACTIVE] <= 0:
                     continue
@@ -426,7 +440,7 @@ def compute_props(rec, props, cls):
             cls[s, k] = -1
             if zn[z] == 0:
                 continue
-            w = int(zone[z, 0])
+            w = int(zone[z, FIRST_POS])
             kd = kind_in(dl, w)
             props[s, k, P_ATK] = ATTACK[kd]
             props[s, k, P_HP] = HEALTH[kd]
@@ -441,7 +455,7 @@ def compute_props(rec, props, cls):
                 any_ia = True
     for z in range(PTER0, GLOBAL_Z + 1):  # both Personal Terrains and the Global Terrain
         if zn[z] > 0:
-            c = int(zone[z, 0])
+            c = int(zone[z, FIRST_POS])
             if ST_IA[kind_in(dl, c)]:
                 any_ia = True
     temp = rec["temp"]
@@ -485,20 +499,20 @@ def props_key_matches(rec):
     (never in a sound record) never matches.
     """
     key = rec["eff_key"]
-    if key[0] != 1 + int(rec["turn_player"]) or key[1] != int(rec["temp_n"]):
+    if key[KEY_TURN] != 1 + int(rec["turn_player"]) or key[KEY_TEMP_N] != int(rec["temp_n"]):
         return False
     zn = rec["zone_n"]
     zone = rec["zone"]
     dl = rec["deck_list"]  # hot: the record's arrays read once, not per card
     for j in range(11):
         z = GLOBAL_Z if j == 0 else (PTER0 + j - 1 if j < 3 else SLOT0 + j - 3)
-        o = 2 + j * KEY_ZSTRIDE
+        o = KEY_ZONE0 + j * KEY_ZSTRIDE
         m = int(zn[z])
-        if key[o] != m or m >= KEY_ZSTRIDE:
+        if key[o + KEY_ZSIZE] != m or m >= KEY_ZSTRIDE:
             return False
         for i in range(m):
             c = int(zone[z, i])
-            if key[o + 1 + i] != c * 256 + kind_in(dl, c):
+            if key[o + KEY_ZCARD0 + i] != c * 256 + kind_in(dl, c):
                 return False
     tn = int(rec["temp_n"])
     if tn < 0 or tn > TEMP_CAP:
@@ -517,16 +531,16 @@ def _store_key(rec):
     zn = rec["zone_n"]
     zone = rec["zone"]
     dl = rec["deck_list"]
-    key[0] = 1 + int(rec["turn_player"])
-    key[1] = int(rec["temp_n"])
+    key[KEY_TURN] = 1 + int(rec["turn_player"])
+    key[KEY_TEMP_N] = int(rec["temp_n"])
     for j in range(11):
         z = GLOBAL_Z if j == 0 else (PTER0 + j - 1 if j < 3 else SLOT0 + j - 3)
-        o = 2 + j * KEY_ZSTRIDE
-        m = min(int(zn[z]), KEY_ZSTRIDE - 1)
-        key[o] = m
+        o = KEY_ZONE0 + j * KEY_ZSTRIDE
+        m = min(int(zn[z]), KEY_ZSTRIDE - KEY_ZCARD0)
+        key[o + KEY_ZSIZE] = m
         for i in range(m):
             c = int(zone[z, i])
-            key[o + 1 + i] = c * 256 + kind_in(dl, c)
+            key[o + KEY_ZCARD0 + i] = c * 256 + kind_in(dl, c)
     temp = rec["temp"]
     for i in range(min(max(int(rec["temp_n"]), 0), TEMP_CAP)):
         for f in range(TEMP_W):
@@ -593,7 +607,7 @@ def hand_sources(rec):
     dl = rec["deck_list"]
     bits = 0
     for z in range(PTER0, SLOT0 + 2 * SLOTS):
-        if zn[z] > 0 and HAND_SRC[kind_in(dl, zone[z, 0])]:
+        if zn[z] > 0 and HAND_SRC[kind_in(dl, zone[z, FIRST_POS])]:
             bits |= 1 << z
     return bits
 
@@ -611,17 +625,17 @@ def hand_cost_if(rec, p, kind, sources):
     zone = rec["zone"]
     dl = rec["deck_list"]
     if (sources >> GLOBAL_Z) & 1:
-        g = int(zone[GLOBAL_Z, 0])
+        g = int(zone[GLOBAL_Z, FIRST_POS])
         cost = _hand_effects(kind, kind_in(dl, g), g // DECK_SIZE == p, cost)
     if (sources >> (PTER0 + p)) & 1:
-        cost = _hand_effects(kind, kind_in(dl, zone[PTER0 + p, 0]), True, cost)
+        cost = _hand_effects(kind, kind_in(dl, zone[PTER0 + p, FIRST_POS]), True, cost)
     a = int(rec["turn_player"])
     for j in range(2):
         s = 1 - a if j == 0 else a
         for k in range(SLOTS):
             z = SLOT0 + SLOTS * s + k
             if (sources >> z) & 1:
-                cost = _hand_effects(kind, kind_in(dl, zone[z, 0]), s == p, cost)
+                cost = _hand_effects(kind, kind_in(dl, zone[z, FIRST_POS]), s == p, cost)
     return max(0, cost)
 
 
@@ -633,12 +647,12 @@ def hand_cost(rec, p, kind):
     zone = rec["zone"]
     dl = rec["deck_list"]  # hot: the record's arrays read once
     if zn[GLOBAL_Z] > 0:
-        g = int(zone[GLOBAL_Z, 0])
+        g = int(zone[GLOBAL_Z, FIRST_POS])
         gk = kind_in(dl, g)
         if HAND_SRC[gk]:
             cost = _hand_effects(kind, gk, g // DECK_SIZE == p, cost)
     if zn[PTER0 + p] > 0:
-        t = int(zone[PTER0 + p, 0])
+        t = int(zone[PTER0 + p, FIRST_POS])
         tk = kind_in(dl, t)
         if HAND_SRC[tk]:
             cost = _hand_effects(kind, tk, True, cost)
@@ -648,7 +662,7 @@ def hand_cost(rec, p, kind):
         for k in range(SLOTS):
             z = SLOT0 + SLOTS * s + k
             if zn[z] > 0:
-                w = int(zone[z, 0])
+                w = int(zone[z, FIRST_POS])
                 wk = kind_in(dl, w)
                 if HAND_SRC[wk]:
                     cost = _hand_effects(kind, wk, s == p, cost)
@@ -669,9 +683,9 @@ def win(rec, p, reason):
     rec["winner"] = p
     rec["reason"] = reason
     rec["phase"] = OVER
-    rec["pend"][0] = P_NONE
-    rec["pend"][1] = -1
-    rec["pend"][2] = -1
+    rec["pend"][PD_WHAT] = P_NONE
+    rec["pend"][PD_ARG] = -1
+    rec["pend"][PD_ROW] = -1
 
 
 @njit(cache=True)
@@ -919,7 +933,7 @@ def selector_targets(rec, p, sel, effect, value, out, base):
         m = int(zn[z])
         if m > 0 and (sel == S_ENEMY_WARRIOR or sel == S_ENEMY_CARD):
             if effect == E_DESTROY:
-                w = int(zone[z, 0])
+                w = int(zone[z, FIRST_POS])
                 if COST[kind_in(dl, w)] > value:
                     continue
             if effect == E_STRIP and m <= 1:  # no Items
@@ -928,7 +942,7 @@ def selector_targets(rec, p, sel, effect, value, out, base):
     if sel == S_ENEMY_CARD or sel == S_ENEMY_TERRAIN:
         if zn[PTER0 + q] > 0:
             out[base + TG_OPP_PT] = 1
-        if zn[GLOBAL_Z] > 0 and int(zone[GLOBAL_Z, 0]) // DECK_SIZE != p:
+        if zn[GLOBAL_Z] > 0 and int(zone[GLOBAL_Z, FIRST_POS]) // DECK_SIZE != p:
             out[base + TG_GLOBAL] = 1
     m = 0
     for t in range(NUM_TARGETS):
@@ -1024,9 +1038,9 @@ def start_search(rec, p, sk, n):
         end_search(rec, p)
         return
     rec["phase"] = PICK_PH
-    rec["pend"][0] = mode
-    rec["pend"][1] = sk
-    rec["pend"][2] = n
+    rec["pend"][PD_WHAT] = mode
+    rec["pend"][PD_ARG] = sk
+    rec["pend"][PD_ROW] = n
 
 
 @njit(cache=True)
@@ -1045,15 +1059,15 @@ def finish_search(rec, p, kind):
     c = zone_take(rec["zone"], rec["zone_n"], z, pos)
     reveal_all(rec["known"], c, 2)
     rec["last_search"][p] = kind
-    if rec["pend"][0] == SR_PLAY:
+    if rec["pend"][PD_WHAT] == SR_PLAY:
         enter_slot(rec, p, c)
     else:
         zone_push(rec["zone"], rec["zone_n"], HAND0 + p, c)
     end_search(rec, p)
     rec["phase"] = MAIN
-    rec["pend"][0] = P_NONE
-    rec["pend"][1] = -1
-    rec["pend"][2] = -1
+    rec["pend"][PD_WHAT] = P_NONE
+    rec["pend"][PD_ARG] = -1
+    rec["pend"][PD_ROW] = -1
 
 
 @njit(cache=True)
@@ -1290,7 +1304,7 @@ def source_card(rec, p, j):
     z = source_zone(p, j)
     if rec["zone_n"][z] == 0:
         return -1
-    return int(rec["zone"][z, 0])
+    return int(rec["zone"][z, FIRST_POS])
 
 
 @njit(cache=True)
@@ -1320,9 +1334,9 @@ def start_turn(rec, p):
     rec["turn_player"] = p
     rec["current_player"] = p
     rec["phase"] = MAIN
-    rec["pend"][0] = P_NONE
-    rec["pend"][1] = -1
-    rec["pend"][2] = -1
+    rec["pend"][PD_WHAT] = P_NONE
+    rec["pend"][PD_ARG] = -1
+    rec["pend"][PD_ROW] = -1
     rec["cancels"] = 0  # R61: a new turn allows MAX_CANCELS cancels again
     if rec["zone_n"][DECK0 + p] == 0:
         win(rec, 1 - p, R_DECKOUT)
@@ -1437,7 +1451,7 @@ def random_deck(rec, p):
 def reset_game(rec):
     """Decks (R8, R60), shuffle and draw 5 (R9), coin flip (R10), first turn."""
     for p in range(2):
-        if rec["deck_opt"][p, 0] < 0:
+        if rec["deck_opt"][p, FIRST_POS] < 0:
             random_deck(rec, p)
         else:
             for i in range(DECK_SIZE):
@@ -1490,8 +1504,8 @@ def legal_mask(rec, mask):
     p = int(rec["turn_player"])
     ph = rec["phase"]
     if ph == PICK_PH:
-        sk = int(rec["pend"][1])
-        n = int(rec["pend"][2])
+        sk = int(rec["pend"][PD_ARG])
+        n = int(rec["pend"][PD_ROW])
         z = DECK0 + p
         zone = rec["zone"]
         dl = rec["deck_list"]
@@ -1506,8 +1520,8 @@ def legal_mask(rec, mask):
     # it, the main step clears it again before returning
     props, cls = board_props(rec)
     if ph == TARGET_PH:
-        what = rec["pend"][0]
-        x = int(rec["pend"][1])
+        what = rec["pend"][PD_WHAT]
+        x = int(rec["pend"][PD_ARG])
         if what == P_PLAY:
             if CTYPE[x] == ITEM:
                 item_targets(rec, p, props, mask, TARGET_A)
@@ -1574,7 +1588,7 @@ def legal_mask(rec, mask):
         z = source_zone(p, j)  # the zone's count and card read from the locals above
         if zn[z] == 0 or used[p, j]:
             continue
-        c = int(zone[z, 0])
+        c = int(zone[z, FIRST_POS])
         kind = kind_in(dl, c)
         n = ACTIVATE_ABIL[kind]
         if n < 0 or ABIL[kind, n, A_COST] > energy or (HAS_TEMP[kind] and not room):
@@ -1604,9 +1618,9 @@ def _chosen_activate(kind):
 @njit(cache=True)
 def _to_main(rec):
     rec["phase"] = MAIN
-    rec["pend"][0] = P_NONE
-    rec["pend"][1] = -1
-    rec["pend"][2] = -1
+    rec["pend"][PD_WHAT] = P_NONE
+    rec["pend"][PD_ARG] = -1
+    rec["pend"][PD_ROW] = -1
 
 
 @njit(cache=True)
@@ -1624,8 +1638,8 @@ def apply_action(rec, action):
             _to_main(rec)
             return
         t = action - TARGET_A
-        what = rec["pend"][0]
-        x = int(rec["pend"][1])
+        what = rec["pend"][PD_WHAT]
+        x = int(rec["pend"][PD_ARG])
         _to_main(rec)
         if what == P_PLAY:
             play_card(rec, p, x, t)
@@ -1642,7 +1656,7 @@ def apply_action(rec, action):
         rec["energy"][p] -= DRAW_PRICE
         draw_cards(rec, p, 1)
         return
-    if action < ATTACK_A:
+    if in_block(action, PLAY, NUM_KINDS):
         kind = action - PLAY
         if needs_target(rec, p, kind):
             # the card is declared (shown, as when it is played) before its target is
@@ -1650,22 +1664,23 @@ def apply_action(rec, action):
             # pending decision reads; it stays known if the target step is cancelled
             reveal_all(rec["known"], hand_card_of_kind(rec, p, kind), 2)
             rec["phase"] = TARGET_PH
-            rec["pend"][0] = P_PLAY
-            rec["pend"][1] = kind
+            rec["pend"][PD_WHAT] = P_PLAY
+            rec["pend"][PD_ARG] = kind
             return
         play_card(rec, p, kind, -1)
         after_action(rec)
         return
-    if action < ACTIVATE_A:
+    if in_block(action, ATTACK_A, SLOTS):
         rec["phase"] = TARGET_PH
-        rec["pend"][0] = P_ATTACK
-        rec["pend"][1] = action - ATTACK_A
+        rec["pend"][PD_WHAT] = P_ATTACK
+        rec["pend"][PD_ARG] = action - ATTACK_A
         return
+    # the activate block, the one left in the main step
     j = action - ACTIVATE_A
     if _chosen_activate(kind_of(rec, source_card(rec, p, j))):
         rec["phase"] = TARGET_PH
-        rec["pend"][0] = P_ACTIVATE
-        rec["pend"][1] = j
+        rec["pend"][PD_WHAT] = P_ACTIVATE
+        rec["pend"][PD_ARG] = j
         return
     activate(rec, p, j, -1)
     after_action(rec)

@@ -32,6 +32,9 @@ SLOTS = 4
 MAX_ITEMS = 3  # the largest Item limit any card sets (Consumer)
 DECK0, HAND0, DISC0, PTER0, GLOBAL_Z, SLOT0 = 0, 2, 4, 6, 8, 9
 NUM_ZONES = SLOT0 + NUM_P * SLOTS
+# a zone's first position: a slot's Warrior (its Items follow), a Terrain zone's one card;
+# also a deck option row's first entry (-1 in all of a random deck's row)
+FIRST_POS = 0
 ZONE_NAMES = (["deck0", "deck1", "hand0", "hand1", "discard0", "discard1", "personal0",
                "personal1", "global"]
               + [f"slot{p}_{k}" for p in range(NUM_P) for k in range(SLOTS)])
@@ -52,10 +55,13 @@ TEMP_W = 8
 # the decision in progress
 MAIN, TARGET_PH, PICK_PH, OVER = range(4)
 PHASE_NAMES = ("main", "target", "pick", "over")
-# what a target decision is for (pend[0]); pend[1] the card / slot / source
+# the pending decision (``pend``): what it is for, its argument, an ability row
+PEND_PARTS = ("what", "arg", "row")
+PD_WHAT, PD_ARG, PD_ROW = range(len(PEND_PARTS))
+# what a target decision is for (pend[PD_WHAT]); pend[PD_ARG] the card / slot / source
 P_NONE, P_PLAY, P_ATTACK, P_ACTIVATE = range(4)
-# search modes (pend[0] in the pick phase; pend[1] the searching card's kind, pend[2]
-# the ability row)
+# search modes (pend[PD_WHAT] in the pick phase; pend[PD_ARG] the searching card's kind,
+# pend[PD_ROW] the ability row)
 SR_HAND, SR_PLAY = 1, 2
 # activate sources
 SRC_PERSONAL, SRC_GLOBAL = 4, 5
@@ -69,9 +75,14 @@ NUM_TARGETS = 11
 # ``eff_key`` equals the board it was computed from (rules.props_key): 1 + turn player,
 # temp_n, then per board zone (Global, two Personal Terrains, 8 Warrior slots) its size
 # and up to 4 cards as ``card * 256 + kind``, then the used temporary-effect rows
+KEY_PARTS = ("turn", "temp_n")  # 1 + turn player, temp_n
+KEY_TURN, KEY_TEMP_N = range(len(KEY_PARTS))
+KEY_ZONE0 = len(KEY_PARTS)  # the first board zone's entry
 KEY_ZONES = 11
-KEY_ZSTRIDE = 1 + 1 + MAX_ITEMS
-KEY_TEMP0 = 2 + KEY_ZONES * KEY_ZSTRIDE
+KEY_ZONE_PARTS = ("size", "card0")  # a zone's entry: its size, then its cards from card0
+KEY_ZSIZE, KEY_ZCARD0 = range(len(KEY_ZONE_PARTS))
+KEY_ZSTRIDE = KEY_ZCARD0 + 1 + MAX_ITEMS
+KEY_TEMP0 = KEY_ZONE0 + KEY_ZONES * KEY_ZSTRIDE
 KEY_N = KEY_TEMP0 + TEMP_CAP * TEMP_W
 
 # why the game ended (``reason``)
@@ -111,7 +122,7 @@ GAME_FIELDS = [
     ("turn_player", np.int8),
     ("first", np.int8),  # who won the coin flip (R10)
     ("phase", np.int8),
-    ("pend", np.int16, (3,)),
+    ("pend", np.int16, (len(PEND_PARTS),)),
     ("energy", np.int8, (NUM_P,)),
     ("loot", np.int8, (NUM_P,)),
     ("done_turns", np.int16, (NUM_P,)),

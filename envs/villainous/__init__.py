@@ -6,6 +6,7 @@ import numpy as np
 
 from fatezoo.envs.core.knowledge import KNOWN, check_knowledge
 from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
+from fatezoo.envs.core.stack import ASK, KIND, OWNER
 from fatezoo.envs.core.zones import check_conservation
 
 from . import rules, shaping
@@ -272,7 +273,7 @@ def _check_events(rec, n, t, cur, ph, ended):
              "0 outside a Fate action, a pending choice or a Condition window")
     top_ask = 0
     for i in range(m):
-        kind, owner, ask, arg = cev[i, 0], cev[i, 1], cev[i, 2], cev[i, EV_ARG]
+        kind, owner, ask, arg = cev[i, KIND], cev[i, OWNER], cev[i, ASK], cev[i, EV_ARG]
         where = f"cev[{i}]"
         _require(kind in (T_OPP_VANQUISH, T_OPP_POWER, T_OPP_PLAY_ALLY, T_OPP_FATE_YOU),
                  f"{where} trigger", "a trigger code 1-4")

@@ -48,12 +48,15 @@ from .state import (
     NF_CAP,
     NFL,
     NUM_ENTRY_KINDS,
+    NUM_LOCS,
     NUM_PHASES,
+    NUM_VILLAINS,
     NV,
     NVL,
     PALACE,
     PILE0,
     QUEEN_COST,
+    RATIGAN,
     REVEAL,
     SUCC,
     V_A,
@@ -66,45 +69,89 @@ from .state import (
     VZ,
 )
 
+L = NUM_LOCS
+# the scales, one per quantity; every reader of the observation multiplies back by these
+VCOPY_SCALE = 6.0  # villain cards of a type (Realm, hands, decks, discards, Vanquish)
+FCOPY_SCALE = 3.0  # Fate cards of a type (Realm, discards, Succession)
+STR_SCALE = 10.0  # a Hero's current Strength
+ITEMS_SCALE = 4.0  # Fate Items at a location
+POWER_SCALE = 20.0
+VSIZE_SCALE = 30.0  # hand and villain pile sizes
+FSIZE_SCALE = 16.0  # Fate pile sizes
+SUCC_SCALE = 15.0  # the Succession pile's Strength
+REV_SCALE = 2.0  # revealed Fate cards of a type
+PILE_SCALE = 4.0  # Yzma's pile sizes and the cards known in them
+VQ_SCALE = 20.0  # a Vanquish's total Strength
+LEFT_SCALE = 3.0  # an entry's moves left
+ARG_SCALE = 6.0  # an entry's parameter
+ME = 0  # the viewer's relative seat (seats are relative: 1 the next in turn order)
+# the pending entry: its step (one-hot ENTRY_STEPS), Realm (seat one-hot), its card's
+# location, the chosen location (one-hot L each), moves left, parameter
+ENTRY_STEPS = 4
+EN_STEP = 0
+EN_REALM = EN_STEP + ENTRY_STEPS
+EN_LOC = EN_REALM + MAX_P
+EN_C0 = EN_LOC + L
+EN_LEFT = EN_C0 + L
+EN_ARG = EN_LEFT + 1
+ENTRY_SIZE = EN_ARG + 1
+# a seat's pile sizes: hand, villain deck, villain discard (/ VSIZE_SCALE); Fate deck,
+# Fate discard (/ FSIZE_SCALE)
+SIZE_PARTS = ("hand", "vdeck", "vdisc", "fdeck", "fdisc")
+Z_HAND, Z_VDECK, Z_VDISC, Z_FDECK, Z_FDISC = range(len(SIZE_PARTS))
+# a seat's Succession pile: counts by local Fate type (NFL), then its Strength
+SUCC_STR = NFL
+SUCC_SIZE = NFL + 1
+# a seat's objective: Queen's Cost / QUEEN_COST, Ratigan flipped, event objective met,
+# Buckingham Palace unlocked
+OBJ_PARTS = ("queen_cost", "flipped", "goal", "palace_open")
+OB_QUEEN, OB_FLIP, OB_GOAL, OB_PALACE = range(len(OBJ_PARTS))
+# the Fate token: holder (seat one-hot), then whether it is in use
+TOKEN_ON = MAX_P
+# the Vanquish: Allies chosen by local villain type (NVL), then their total Strength
+VQ_TOTAL = NVL
+
 OBS = ObsLayout((
     ObsField("phase", (NUM_PHASES,), "one-hot: move, actions, Fate target, Yzma pile, Fate "
                                      "card, choice, Condition window, over"),
     ObsField("entry_kind", (NUM_ENTRY_KINDS,), "one-hot kind of the pending choice (an "
                                                "ability's instruction or an action)"),
-    ObsField("entry", (4 + MAX_P + 4 + 4 + 2,), "its step (one-hot 4), Realm (seat one-hot),"
+    ObsField("entry", (ENTRY_SIZE,), "its step (one-hot 4), Realm (seat one-hot),"
                                                 " its card's location, the chosen location, "
                                                 "moves left/3, parameter/6"),
     ObsField("turn_seat", (MAX_P,), "one-hot seat whose turn it is"),
     ObsField("seats", (MAX_P,), "1 for each seat in the game"),
-    ObsField("villain", (MAX_P, 3), "each seat's villain: Scar, Yzma, Ratigan"),
+    ObsField("villain", (MAX_P, NUM_VILLAINS), "each seat's villain: Scar, Yzma, Ratigan"),
     ObsField("power", (MAX_P,), "Power / 20 (1 at 20 or more)"),
-    ObsField("sizes", (MAX_P, 5), "hand, villain deck, villain discard /30; Fate deck, Fate "
-                                  "discard /16"),
-    ObsField("mover", (MAX_P, 4), "one-hot location of each mover"),
-    ObsField("locked", (MAX_P, 4), "1 for a locked location"),
+    ObsField("sizes", (MAX_P, len(SIZE_PARTS)),
+             "hand, villain deck, villain discard /30; Fate deck, Fate discard /16"),
+    ObsField("mover", (MAX_P, L), "one-hot location of each mover"),
+    ObsField("locked", (MAX_P, L), "1 for a locked location"),
     ObsField("used", (4,), "slots taken this turn (the turn player's)"),
-    ObsField("realm_v", (MAX_P, 4, NVL), "villain cards below each location by local type /6"),
-    ObsField("realm_f", (MAX_P, 4, NFL), "Heroes and Fate Items above each location by local "
+    ObsField("realm_v", (MAX_P, L, NVL), "villain cards below each location by local type /6"),
+    ObsField("realm_f", (MAX_P, L, NFL), "Heroes and Fate Items above each location by local "
                                          "type /3"),
-    ObsField("hero_str", (MAX_P, 4, NFL), "current Strength of the strongest Hero of each "
+    ObsField("hero_str", (MAX_P, L, NFL), "current Strength of the strongest Hero of each "
                                           "type there /10"),
-    ObsField("hero_items", (MAX_P, 4), "Fate Items attached at each location /4"),
+    ObsField("hero_items", (MAX_P, L), "Fate Items attached at each location /4"),
     ObsField("vdiscard", (MAX_P, NVL), "villain discard piles by type /6"),
     ObsField("fdiscard", (MAX_P, NFL), "Fate discard piles by type /3"),
-    ObsField("succession", (MAX_P, NFL + 1), "Scar's Succession pile by type /3 and its "
+    ObsField("succession", (MAX_P, SUCC_SIZE), "Scar's Succession pile by type /3 and its "
                                              "Strength /15"),
-    ObsField("objective", (MAX_P, 4), "The Robot Queen's Cost /15, Ratigan flipped, event "
-                                      "objective met, Buckingham Palace unlocked"),
-    ObsField("fate_token", (MAX_P + 1,), "holder one-hot, token in use"),
+    ObsField("objective", (MAX_P, len(OBJ_PARTS)),
+             "The Robot Queen's Cost /15, Ratigan flipped, event objective met, Buckingham "
+             "Palace unlocked"),
+    ObsField("fate_token", (TOKEN_ON + 1,), "holder one-hot, token in use"),
     ObsField("fate_target", (MAX_P,), "one-hot target of the Fate action in progress"),
     ObsField("revealed", (NFL,), "revealed Fate cards and the one being played, by local type /2"),
-    ObsField("piles", (MAX_P, 4), "Yzma's pile sizes /4"),
-    ObsField("piles_known", (MAX_P, 4, NFL), "pile cards you know (looked at, even if"
+    ObsField("piles", (MAX_P, L), "Yzma's pile sizes /4"),
+    ObsField("piles_known", (MAX_P, L, NFL), "pile cards you know (looked at, even if"
              " shuffled since) by type /4"),
     ObsField("hand", (NVL,), "your hand by local type /6"),
     ObsField("hand_known", (MAX_P, NVL), "cards of each hand you saw (shown to all) /6"),
     ObsField("deck_known", (MAX_P, NVL), "cards of each villain deck you know are there /6"),
-    ObsField("vanquish", (NVL + 1,), "Allies chosen so far in a Vanquish by type /6, total /20"),
+    ObsField("vanquish", (VQ_TOTAL + 1,),
+             "Allies chosen so far in a Vanquish by type /6, total /20"),
     ObsField("progress", (1,), "completed turns / max_turns"),
     EV_CODEC.obs_field("events"),
 ))
@@ -172,44 +219,44 @@ def encode(rec, viewer, omniscient, out):
         e = rec["ent"][rec["ent_n"] - 1]
         if 0 <= e[C_KIND] < NUM_ENTRY_KINDS:
             out[O_EKIND + int(e[C_KIND])] = 1.0
-        if 0 <= e[C_STEP] < 4:
-            out[O_ENTRY + int(e[C_STEP])] = 1.0
-        out[O_ENTRY + 4 + (int(e[C_REALM]) - viewer + n) % n] = 1.0
-        if 0 <= e[C_LOC] < 4:
-            out[O_ENTRY + 4 + MAX_P + int(e[C_LOC])] = 1.0
-        if 0 <= e[C_C0] < 4 and e[C_STEP] > 0 and e[C_KIND] not in CARD_C0:
-            out[O_ENTRY + 8 + MAX_P + int(e[C_C0])] = 1.0
-        out[O_ENTRY + 12 + MAX_P] = clip1(e[C_LEFT] / 3.0)
-        out[O_ENTRY + 13 + MAX_P] = clip1(e[C_A] / 6.0)
+        if 0 <= e[C_STEP] < ENTRY_STEPS:
+            out[O_ENTRY + EN_STEP + int(e[C_STEP])] = 1.0
+        out[O_ENTRY + EN_REALM + (int(e[C_REALM]) - viewer + n) % n] = 1.0
+        if 0 <= e[C_LOC] < L:
+            out[O_ENTRY + EN_LOC + int(e[C_LOC])] = 1.0
+        if 0 <= e[C_C0] < L and e[C_STEP] > 0 and e[C_KIND] not in CARD_C0:
+            out[O_ENTRY + EN_C0 + int(e[C_C0])] = 1.0
+        out[O_ENTRY + EN_LEFT] = clip1(e[C_LEFT] / LEFT_SCALE)
+        out[O_ENTRY + EN_ARG] = clip1(e[C_A] / ARG_SCALE)
     out[O_TURN + (int(rec["turn_player"]) - viewer + n) % n] = 1.0
     for r in range(n):
         s = (viewer + r) % n
         out[O_SEATS + r] = 1.0
         v = int(rec["villain"][s])
-        out[O_VIL + r * 3 + v] = 1.0
-        out[O_POWER + r] = min(1.0, rec["power"][s] / 20.0)
-        o = O_SIZES + r * 5
-        out[o] = vn[s * VZ + HAND] / 30.0
-        out[o + 1] = vn[s * VZ + VDECK] / 30.0
-        out[o + 2] = vn[s * VZ + VDISC] / 30.0
-        out[o + 3] = fn[s * FZ + FDECK] / 16.0
-        out[o + 4] = fn[s * FZ + FDISC] / 16.0
-        out[O_MOVER + r * 4 + int(rec["mover"][s])] = 1.0
-        for loc in range(4):
-            out[O_LOCKED + r * 4 + loc] = rec["locked"][s, loc]
+        out[O_VIL + r * NUM_VILLAINS + v] = 1.0
+        out[O_POWER + r] = min(1.0, rec["power"][s] / POWER_SCALE)
+        o = O_SIZES + r * len(SIZE_PARTS)
+        out[o + Z_HAND] = vn[s * VZ + HAND] / VSIZE_SCALE
+        out[o + Z_VDECK] = vn[s * VZ + VDECK] / VSIZE_SCALE
+        out[o + Z_VDISC] = vn[s * VZ + VDISC] / VSIZE_SCALE
+        out[o + Z_FDECK] = fn[s * FZ + FDECK] / FSIZE_SCALE
+        out[o + Z_FDISC] = fn[s * FZ + FDISC] / FSIZE_SCALE
+        out[O_MOVER + r * L + int(rec["mover"][s])] = 1.0
+        for loc in range(L):
+            out[O_LOCKED + r * L + loc] = rec["locked"][s, loc]
             z = s * VZ + LOC0 + loc
             minus = 0  # rules.hero_str's Allies lowering the Heroes here
             for i in range(vn[z]):
                 c = vz[z, i]
                 t = VT[rec["villain"][c // NV], c % NV]
-                out[O_RV + (r * 4 + loc) * NVL + V_LOCAL[t]] += 1.0 / 6.0
+                out[O_RV + (r * L + loc) * NVL + V_LOCAL[t]] += 1.0 / VCOPY_SCALE
                 if V_KIND[t] == K_ALLY and V_EFF[t] == E_HERO_MINUS:
                     minus += V_A[t]
             z = s * FZ + HERO0 + loc
             for i in range(fn[z]):
                 c = fz[z, i]
                 t = ftype(rec, c)
-                out[O_RF + (r * 4 + loc) * NFL + F_LOCAL[t]] += 1.0 / 3.0
+                out[O_RF + (r * L + loc) * NFL + F_LOCAL[t]] += 1.0 / FCOPY_SCALE
                 if F_KIND[t] == K_HERO:
                     # rules.hero_str and rules.items_on: an attached Item lies in its Hero's
                     # zone (check_record), so only this zone's cards are looked at
@@ -221,63 +268,64 @@ def encode(rec, viewer, omniscient, out):
                             u = ftype(rec, d)
                             if F_EFF[u] == E_ITEM_STR:
                                 hs += F_A[u]
-                    j = O_HS + (r * 4 + loc) * NFL + F_LOCAL[t]
-                    out[j] = max(out[j], min(1.0, max(hs, 0) / 10.0))
-                    out[O_HI + r * 4 + loc] += min(items, 4) / 4.0
+                    j = O_HS + (r * L + loc) * NFL + F_LOCAL[t]
+                    out[j] = max(out[j], min(1.0, max(hs, 0) / STR_SCALE))
+                    out[O_HI + r * L + loc] += min(items, ITEMS_SCALE) / ITEMS_SCALE
             z = s * FZ + PILE0 + loc
-            out[O_PILES + r * 4 + loc] = fn[z] / 4.0
+            out[O_PILES + r * L + loc] = fn[z] / PILE_SCALE
             for i in range(fn[z]):
                 c = fz[z, i]
                 if omniscient or fk[viewer, c] > 0:
-                    out[O_PK + (r * 4 + loc) * NFL + F_LOCAL[ftype(rec, c)]] += 0.25
+                    out[O_PK + (r * L + loc) * NFL + F_LOCAL[ftype(rec, c)]] += 1.0 / PILE_SCALE
         for i in range(vn[s * VZ + VDISC]):
             c = vz[s * VZ + VDISC, i]
-            out[O_VD + r * NVL + VLT[rec["villain"][c // NV], c % NV]] += 1.0 / 6.0
+            out[O_VD + r * NVL + VLT[rec["villain"][c // NV], c % NV]] += 1.0 / VCOPY_SCALE
         for i in range(fn[s * FZ + FDISC]):
             c = fz[s * FZ + FDISC, i]
-            out[O_FD + r * NFL + FLT[rec["villain"][c // NF_CAP], c % NF_CAP]] += 1.0 / 3.0
+            out[O_FD + r * NFL + FLT[rec["villain"][c // NF_CAP], c % NF_CAP]] += 1.0 / FCOPY_SCALE
         total = 0
         for i in range(fn[s * FZ + SUCC]):
             t = ftype(rec, fz[s * FZ + SUCC, i])
-            out[O_SUCC + r * (NFL + 1) + F_LOCAL[t]] += 1.0 / 3.0
+            out[O_SUCC + r * SUCC_SIZE + F_LOCAL[t]] += 1.0 / FCOPY_SCALE
             total += F_STR[t]
-        out[O_SUCC + r * (NFL + 1) + NFL] = min(1.0, total / 15.0)
-        if v == 2:
-            out[O_OBJ + r * 4] = queen_cost(rec, s) / QUEEN_COST
-            out[O_OBJ + r * 4 + 3] = 1.0 - rec["locked"][s, PALACE]
-        out[O_OBJ + r * 4 + 1] = rec["flip"][s]
-        out[O_OBJ + r * 4 + 2] = rec["goal"][s]
+        out[O_SUCC + r * SUCC_SIZE + SUCC_STR] = min(1.0, total / SUCC_SCALE)
+        o = O_OBJ + r * len(OBJ_PARTS)
+        if v == RATIGAN:
+            out[o + OB_QUEEN] = queen_cost(rec, s) / QUEEN_COST
+            out[o + OB_PALACE] = 1.0 - rec["locked"][s, PALACE]
+        out[o + OB_FLIP] = rec["flip"][s]
+        out[o + OB_GOAL] = rec["goal"][s]
         z = s * VZ + HAND
         for i in range(vn[z]):
             c = vz[z, i]
             if omniscient or vk[viewer, c] == KNOWN:
                 t = V_LOCAL[vtype(rec, c)]
-                if r == 0:
-                    out[O_HAND + t] += 1.0 / 6.0
+                if r == ME:
+                    out[O_HAND + t] += 1.0 / VCOPY_SCALE
                 else:
-                    out[O_HK + r * NVL + t] += 1.0 / 6.0
+                    out[O_HK + r * NVL + t] += 1.0 / VCOPY_SCALE
         z = s * VZ + VDECK
         for i in range(vn[z]):
             c = vz[z, i]
             if omniscient or vk[viewer, c] > 0:
-                out[O_DK + r * NVL + V_LOCAL[vtype(rec, c)]] += 1.0 / 6.0
+                out[O_DK + r * NVL + V_LOCAL[vtype(rec, c)]] += 1.0 / VCOPY_SCALE
     if rec["token"] >= 0:
         out[O_TOKEN + (int(rec["token"]) - viewer + n) % n] = 1.0
-    out[O_TOKEN + MAX_P] = rec["token_on"]
+    out[O_TOKEN + TOKEN_ON] = rec["token_on"]
     q = int(rec["fate_target"])
     if q >= 0:
         out[O_FT + (q - viewer + n) % n] = 1.0
     for i in range(fn[REVEAL]):
-        out[O_REV + F_LOCAL[ftype(rec, fz[REVEAL, i])]] += 0.5
+        out[O_REV + F_LOCAL[ftype(rec, fz[REVEAL, i])]] += 1.0 / REV_SCALE
     for i in range(fn[FLIMBO]):  # the Fate card being played (shown to all)
-        out[O_REV + F_LOCAL[ftype(rec, fz[FLIMBO, i])]] += 0.5
+        out[O_REV + F_LOCAL[ftype(rec, fz[FLIMBO, i])]] += 1.0 / REV_SCALE
     if rec["vq_n"] > 0 and rec["ent_n"] > 0:
         e = rec["ent"][rec["ent_n"] - 1]
         s = e[C_REALM]
         for j in range(rec["vq_n"]):
-            out[O_VQ + V_LOCAL[vtype(rec, rec["vq"][j])]] += 1.0 / 6.0
-        if 0 <= e[C_C0] < 4:
-            out[O_VQ + NVL] = min(1.0, vq_total(rec, s, e[C_C0]) / 20.0)
+            out[O_VQ + V_LOCAL[vtype(rec, rec["vq"][j])]] += 1.0 / VCOPY_SCALE
+        if 0 <= e[C_C0] < L:
+            out[O_VQ + VQ_TOTAL] = min(1.0, vq_total(rec, s, e[C_C0]) / VQ_SCALE)
     out[O_PROG] = min(1.0, rec["turn"] / max(1, rec["max_turns"]))
     if rec["cev_n"][0] > 0:  # an empty stack encodes as zeros, which ``out`` already holds
         encode_stack(rec["cev"], rec["cev_n"], viewer, n, EV_CODES, EV_SIZES, EV_DEPTH, out,

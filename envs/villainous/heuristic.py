@@ -30,6 +30,12 @@ from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
 
 from .encode import (
+    EN_C0,
+    EN_REALM,
+    EN_STEP,
+    ENTRY_STEPS,
+    FCOPY_SCALE,
+    ME,
     O_EKIND,
     O_ENTRY,
     O_FT,
@@ -47,6 +53,15 @@ from .encode import (
     O_SEATS,
     O_SUCC,
     O_VIL,
+    OB_FLIP,
+    OB_PALACE,
+    OB_QUEEN,
+    OBJ_PARTS,
+    POWER_SCALE,
+    STR_SCALE,
+    SUCC_SIZE,
+    SUCC_STR,
+    VCOPY_SCALE,
 )
 from .state import (
     BASIL,
@@ -97,7 +112,9 @@ from .state import (
     MUFASA,
     NFL,
     NUM_ENTRY_KINDS,
+    NUM_LOCS,
     NUM_PHASES,
+    NUM_VILLAINS,
     NVL,
     PALACE,
     PASS,
@@ -220,31 +237,31 @@ def argmax_block(obs, o, k):
 @njit(cache=True)
 def vil_of(obs, r):
     """Villain of relative seat ``r``."""
-    return argmax_block(obs, O_VIL + r * 3, 3)
+    return argmax_block(obs, O_VIL + r * NUM_VILLAINS, NUM_VILLAINS)
 
 
 @njit(cache=True)
 def n_v(obs, r, loc, lt):
     """Number of villain cards of local type ``lt`` below ``loc`` of relative seat ``r``."""
-    return int(obs[O_RV + (r * 4 + loc) * NVL + lt] * 6.0 + 0.5)
+    return int(obs[O_RV + (r * NUM_LOCS + loc) * NVL + lt] * VCOPY_SCALE + 0.5)
 
 
 @njit(cache=True)
 def n_f(obs, r, loc, lt):
     """Number of Fate cards of local type ``lt`` above ``loc`` of relative seat ``r``."""
-    return int(obs[O_RF + (r * 4 + loc) * NFL + lt] * 3.0 + 0.5)
+    return int(obs[O_RF + (r * NUM_LOCS + loc) * NFL + lt] * FCOPY_SCALE + 0.5)
 
 
 @njit(cache=True)
 def n_hand(obs, lt):
     """Number of cards of local type ``lt`` in my hand."""
-    return int(obs[O_HAND + lt] * 6.0 + 0.5)
+    return int(obs[O_HAND + lt] * VCOPY_SCALE + 0.5)
 
 
 @njit(cache=True)
 def power_of(obs, r):
     """Power of relative seat ``r`` (20 reads as 20 or more)."""
-    return float(int(obs[O_POWER + r] * 20.0 + 0.5))
+    return float(int(obs[O_POWER + r] * POWER_SCALE + 0.5))
 
 
 @njit(cache=True)
@@ -261,7 +278,7 @@ def heroes_here(obs, r, v, loc):
 @njit(cache=True)
 def hero_strength(obs, r, loc, lt):
     """Current Strength of the strongest Hero of local type ``lt`` there."""
-    return int(obs[O_HS + (r * 4 + loc) * NFL + lt] * 10.0 + 0.5)
+    return int(obs[O_HS + (r * NUM_LOCS + loc) * NFL + lt] * STR_SCALE + 0.5)
 
 
 @njit(cache=True)
@@ -304,14 +321,14 @@ def reach(obs, r, v, loc, kronk):
 @njit(cache=True)
 def kronk_ready(obs, v, loc):
     """Yzma's Kronk at ``loc`` with the Dagger or an Imperial Guards."""
-    return v == YZMA and n_v(obs, 0, loc, L_KRONK) > 0 and (
-        n_v(obs, 0, loc, L_DAGGER) > 0 or n_v(obs, 0, loc, L_GUARDS) > 0)
+    return v == YZMA and n_v(obs, ME, loc, L_KRONK) > 0 and (
+        n_v(obs, ME, loc, L_DAGGER) > 0 or n_v(obs, ME, loc, L_GUARDS) > 0)
 
 
 @njit(cache=True)
 def mufasa_in(obs, r):
     """Whether Mufasa is in seat ``r``'s Succession pile."""
-    return obs[O_SUCC + r * (NFL + 1) + L_MUFASA] > 0
+    return obs[O_SUCC + r * SUCC_SIZE + L_MUFASA] > 0
 
 
 @njit(cache=True)
@@ -321,12 +338,12 @@ def vanquish_value(obs, v, lt):
     # a Hero that does not advance the objective stays: out of the Fate deck (or Yzma's
     # piles) it leaves the objective's Hero likelier to be revealed to an opponent's Fate
     if v == SCAR:
-        if t == MUFASA or mufasa_in(obs, 0):
+        if t == MUFASA or mufasa_in(obs, ME):
             return 10.0 + F_STR[t]
         return 0.0
     if v == YZMA:
         return -5.0 if t == KUZCO else 0.0
-    if obs[O_OBJ + 1] > 0 and t == BASIL:
+    if obs[O_OBJ + OB_FLIP] > 0 and t == BASIL:
         return 100.0
     return 2.0
 
@@ -337,16 +354,16 @@ def best_vanquish(obs, v, loc):
     best, pick = 0.0, -1
     for lt in range(NFL):
         t = FLOC[v, lt]
-        if t < 0 or F_KIND[t] != K_HERO or n_f(obs, 0, loc, lt) == 0:
+        if t < 0 or F_KIND[t] != K_HERO or n_f(obs, ME, loc, lt) == 0:
             continue
-        hs = hero_strength(obs, 0, loc, lt)
+        hs = hero_strength(obs, ME, loc, lt)
         if t == KUZCO and v == YZMA:
-            if kronk_ready(obs, v, loc) and reach(obs, 0, v, loc, True) >= hs:
+            if kronk_ready(obs, v, loc) and reach(obs, ME, v, loc, True) >= hs:
                 val = 100.0
             else:
                 continue
         else:
-            if reach(obs, 0, v, loc, False) < hs or reach(obs, 0, v, loc, False) == 0:
+            if reach(obs, ME, v, loc, False) < hs or reach(obs, ME, v, loc, False) == 0:
                 continue
             val = vanquish_value(obs, v, lt)
         if val > best:
@@ -357,7 +374,7 @@ def best_vanquish(obs, v, loc):
 @njit(cache=True)
 def hero_loc_of(obs, r, v, lt):
     """Location of a Hero of local type ``lt`` (-1: not in the Realm)."""
-    for loc in range(4):
+    for loc in range(NUM_LOCS):
         if n_f(obs, r, loc, lt) > 0:
             return loc
     return -1
@@ -366,7 +383,7 @@ def hero_loc_of(obs, r, v, lt):
 @njit(cache=True)
 def vcard_loc_of(obs, r, lt):
     """Location of a villain card of local type ``lt`` (-1: none below a location)."""
-    for loc in range(4):
+    for loc in range(NUM_LOCS):
         if n_v(obs, r, loc, lt) > 0:
             return loc
     return -1
@@ -375,7 +392,7 @@ def vcard_loc_of(obs, r, lt):
 @njit(cache=True)
 def queen_cost_obs(obs):
     """My Robot Queen's Cost."""
-    return float(int(obs[O_OBJ] * QUEEN_COST + 0.5))
+    return float(int(obs[O_OBJ + OB_QUEEN] * QUEEN_COST + 0.5))
 
 
 @njit(cache=True)
@@ -389,18 +406,18 @@ def card_value(obs, v, t, power):
     """What playing my villain card ``t`` is worth now (< 0: keep it)."""
     val = CARD_VALUE[t]
     if v == SCAR:
-        if t == STAMPEDE and hero_loc_of(obs, 0, v, L_MUFASA) >= 0:
+        if t == STAMPEDE and hero_loc_of(obs, ME, v, L_MUFASA) >= 0:
             val = 12.0
-        elif t == FEEDING and mufasa_in(obs, 0):
+        elif t == FEEDING and mufasa_in(obs, ME):
             val = 9.0
         elif t == LONG_LIVE:
             val = 5.0 if scar_needs_hero(obs, v) else 0.0
     elif v == YZMA:
-        has_kronk = vcard_loc_of(obs, 0, L_KRONK) >= 0 or n_hand(obs, L_KRONK) > 0
+        has_kronk = vcard_loc_of(obs, ME, L_KRONK) >= 0 or n_hand(obs, L_KRONK) > 0
         kz, ready = yzma_setup(obs, v)
         if t == EAVESDROP:
             # Kuzco to Kronk (on the table, or in my hand to be played next)
-            val = 7.0 if kz < 0 and (vcard_loc_of(obs, 0, L_KRONK) >= 0
+            val = 7.0 if kz < 0 and (vcard_loc_of(obs, ME, L_KRONK) >= 0
                                      or n_hand(obs, L_KRONK) > 0) else 0.0
         elif t == RIGHT_HAND or t == FINISH_JOB:
             # once Kronk is found these only clog the hand (kept, they stop the draw)
@@ -412,14 +429,14 @@ def card_value(obs, v, t, power):
                 val = 2.5
         elif t == FAKE_FUNERAL:
             # kept for Kuzco (junk() never discards it); played once he can meet Kronk
-            val = 7.0 if kz >= 0 and vcard_loc_of(obs, 0, L_KRONK) >= 0 and kz != ready \
+            val = 7.0 if kz >= 0 and vcard_loc_of(obs, ME, L_KRONK) >= 0 and kz != ready \
                 else 0.0
         elif t == AFTER_THEM:
             # Kronk and an Imperial Guards to Kuzco's location (Fake Funeral moves him)
-            val = 6.0 if kz >= 0 and vcard_loc_of(obs, 0, L_KRONK) >= 0 and ready < 0 \
+            val = 6.0 if kz >= 0 and vcard_loc_of(obs, ME, L_KRONK) >= 0 and ready < 0 \
                 and n_hand(obs, int(V_LOCAL[FAKE_FUNERAL])) == 0 else 0.5
     elif v == RATIGAN:
-        if obs[O_OBJ + 1] > 0:  # flipped: Basil is the objective
+        if obs[O_OBJ + OB_FLIP] > 0:  # flipped: Basil is the objective
             if t == MARVELOUS:
                 val = 8.0
         else:
@@ -435,8 +452,8 @@ def card_value(obs, v, t, power):
     if V_KIND[t] == K_EFFECT and (e == E_DEFEAT_HERO_LE or e == E_MOVE_HERO_ANY
                                   or e == E_DISCARD_FATE_ITEM):
         heroes = 0
-        for loc in range(4):
-            heroes += heroes_here(obs, 0, v, loc)
+        for loc in range(NUM_LOCS):
+            heroes += heroes_here(obs, ME, v, loc)
         if heroes == 0:
             val = 0.0
     return val
@@ -487,9 +504,9 @@ def chosen_card(obs, v, power, free):
 def looking_for_key(obs, v):
     """Yzma without Kronk, or Ratigan without The Robot Queen (Discard cycles the deck)."""
     if v == YZMA:
-        return vcard_loc_of(obs, 0, L_KRONK) < 0 and n_hand(obs, L_KRONK) == 0
-    if v == RATIGAN and obs[O_OBJ + 1] == 0:
-        return vcard_loc_of(obs, 0, L_QUEEN) < 0 and n_hand(obs, L_QUEEN) == 0
+        return vcard_loc_of(obs, ME, L_KRONK) < 0 and n_hand(obs, L_KRONK) == 0
+    if v == RATIGAN and obs[O_OBJ + OB_FLIP] == 0:
+        return vcard_loc_of(obs, ME, L_QUEEN) < 0 and n_hand(obs, L_QUEEN) == 0
     return False
 
 
@@ -529,9 +546,9 @@ def scar_needs_hero(obs, v):
     While Mufasa is neither defeated nor in the Realm; after Mufasa, when no Hero in the
     Realm can be vanquished now.
     """
-    if not mufasa_in(obs, 0):
-        return hero_loc_of(obs, 0, v, L_MUFASA) < 0
-    for loc in range(4):
+    if not mufasa_in(obs, ME):
+        return hero_loc_of(obs, ME, v, L_MUFASA) < 0
+    for loc in range(NUM_LOCS):
         val, _ = best_vanquish(obs, v, loc)
         if val > 0.0:
             return False
@@ -541,9 +558,9 @@ def scar_needs_hero(obs, v):
 @njit(cache=True)
 def yzma_setup(obs, v):
     """(Kuzco's location, the location where Kronk is ready): -1 where absent."""
-    kz = hero_loc_of(obs, 0, v, L_KUZCO)
+    kz = hero_loc_of(obs, ME, v, L_KUZCO)
     ready = -1
-    for loc in range(4):
+    for loc in range(NUM_LOCS):
         if kronk_ready(obs, v, loc):
             ready = loc
     return kz, ready
@@ -561,15 +578,15 @@ def move_hero_value(obs, v):
             return 30.0
         return 0.0
     best = 0.0
-    for loc in range(4):
+    for loc in range(NUM_LOCS):
         for d in (loc - 1, loc + 1):
-            if d < 0 or d > 3 or obs[O_LOCKED + d] > 0:
+            if d < 0 or d >= NUM_LOCS or obs[O_LOCKED + d] > 0:
                 continue
             for lt in range(NFL):
                 t = FLOC[v, lt]
-                if t < 0 or F_KIND[t] != K_HERO or n_f(obs, 0, loc, lt) == 0:
+                if t < 0 or F_KIND[t] != K_HERO or n_f(obs, ME, loc, lt) == 0:
                     continue
-                if reach(obs, 0, v, d, False) >= hero_strength(obs, 0, loc, lt) and reach(
+                if reach(obs, ME, v, d, False) >= hero_strength(obs, ME, loc, lt) and reach(
                         obs, 0, v, d, False) > 0:
                     best = max(best, 0.5 * vanquish_value(obs, v, lt))
     return best
@@ -581,15 +598,15 @@ def move_ia_value(obs, v):
 
     The Robot Queen next to the Palace; Yzma's Kronk or helpers next to Kuzco.
     """
-    if v == RATIGAN and obs[O_OBJ + 1] == 0:
-        q = vcard_loc_of(obs, 0, L_QUEEN)
+    if v == RATIGAN and obs[O_OBJ + OB_FLIP] == 0:
+        q = vcard_loc_of(obs, ME, L_QUEEN)
         if q >= 0 and q != PALACE and palace_open(obs) and abs(q - PALACE) == 1:
             return 40.0
     if v == YZMA:
         kz, ready = yzma_setup(obs, v)
         if kz >= 0 and ready < 0:
             for lt in (L_KRONK, L_DAGGER, L_GUARDS):
-                q = vcard_loc_of(obs, 0, lt)
+                q = vcard_loc_of(obs, ME, lt)
                 if q >= 0 and q != kz and abs(q - kz) == 1:
                     return 8.0
     return 0.0
@@ -603,11 +620,12 @@ def threat(obs, r):
         return mufasa_in(obs, r)
     if q == YZMA:
         return hero_loc_of(obs, r, q, L_KUZCO) >= 0 and vcard_loc_of(obs, r, L_KRONK) >= 0
-    if obs[O_OBJ + r * 4 + 1] > 0:  # flipped: Basil in the Realm
+    o = O_OBJ + r * len(OBJ_PARTS)
+    if obs[o + OB_FLIP] > 0:  # flipped: Basil in the Realm
         return hero_loc_of(obs, r, q, L_BASIL) >= 0
     if vcard_loc_of(obs, r, L_QUEEN) >= 0:
         return True
-    return obs[O_OBJ + r * 4 + 3] > 0 and power_of(obs, r) + 4.0 >= obs[O_OBJ + r * 4] * QUEEN_COST
+    return obs[o + OB_PALACE] > 0 and power_of(obs, r) + 4.0 >= obs[o + OB_QUEEN] * QUEEN_COST
 
 
 @njit(cache=True)
@@ -632,7 +650,7 @@ def symbol_value(obs, v, sym, power):
         return best_play(obs, v, power)
     if sym == S_VANQUISH:
         best = 0.0
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             val, _ = best_vanquish(obs, v, loc)
             best = max(best, val)
         return best
@@ -657,8 +675,8 @@ def symbol_value(obs, v, sym, power):
 @njit(cache=True)
 def location_value(obs, v, loc):
     """Worth of moving to ``loc``: its visible symbols (top ones covered by Heroes)."""
-    lo = 2 if heroes_here(obs, 0, v, loc) > 0 else 0
-    power = power_of(obs, 0)
+    lo = 2 if heroes_here(obs, ME, v, loc) > 0 else 0
+    power = power_of(obs, ME)
     for k in range(lo, 4):
         sym = LOC_SYM[v, loc, k]
         if sym <= S_POWER3:
@@ -682,35 +700,35 @@ def place_value(obs, v, t, loc):
         if t == GEARS or V_KIND[t] == K_ITEM and V_EFF[t] != E_STR_BONUS:
             return 1.0 if loc != PALACE else 0.5
     if v == YZMA and (t == KRONK or t == DAGGER or t == GUARDS):
-        kz = hero_loc_of(obs, 0, v, L_KUZCO)
+        kz = hero_loc_of(obs, ME, v, L_KUZCO)
         if kz >= 0:
             return 50.0 if loc == kz else 10.0 - abs(loc - kz)
         val = 0.0
         for lt in (L_KRONK, L_DAGGER, L_GUARDS):
-            val += 5.0 * n_v(obs, 0, loc, lt)
+            val += 5.0 * n_v(obs, ME, loc, lt)
         return val + (1.0 if loc == 1 else 0.0)
     if v == SCAR and t == STAMPEDE:
-        m = hero_loc_of(obs, 0, v, L_MUFASA)
+        m = hero_loc_of(obs, ME, v, L_MUFASA)
         if m >= 0:
             return 50.0 if loc == m else 0.0
     # an Ally (or a Vanquish bonus): where it makes a Vanquish possible, then where Heroes are
     val = 0.0
-    if heroes_here(obs, 0, v, loc) > 0:
+    if heroes_here(obs, ME, v, loc) > 0:
         add = V_STR[t] if V_KIND[t] == K_ALLY else V_A[t]
         if V_EFF[t] == E_PACK:
-            add += n_v(obs, 0, loc, int(V_LOCAL[t])) * 2
-        base = reach(obs, 0, v, loc, False)
+            add += n_v(obs, ME, loc, int(V_LOCAL[t])) * 2
+        base = reach(obs, ME, v, loc, False)
         for lt in range(NFL):
             ft = FLOC[v, lt]
-            if ft < 0 or F_KIND[ft] != K_HERO or n_f(obs, 0, loc, lt) == 0:
+            if ft < 0 or F_KIND[ft] != K_HERO or n_f(obs, ME, loc, lt) == 0:
                 continue
             if v == YZMA and ft == KUZCO:
                 continue
-            if base + add >= hero_strength(obs, 0, loc, lt):
+            if base + add >= hero_strength(obs, ME, loc, lt):
                 val = max(val, 5.0 + vanquish_value(obs, v, lt))
             else:
                 val = max(val, 2.0)
-    val += 0.3 * reach(obs, 0, v, loc, True)
+    val += 0.3 * reach(obs, ME, v, loc, True)
     return val
 
 
@@ -743,7 +761,7 @@ def hero_place_value(obs, r, q, t, loc):
             val -= 4.0 * n_v(obs, r, loc, lt)
     if q == RATIGAN and loc == PALACE:
         val += 1.0
-    if vil_of(obs, 0) != RATIGAN:  # Scar and Yzma want to be Fated: their FATE stays open
+    if vil_of(obs, ME) != RATIGAN:  # Scar and Yzma want to be Fated: their FATE stays open
         for k in range(2):
             if LOC_SYM[q, loc, k] == S_FATE:
                 val -= 30.0
@@ -762,13 +780,14 @@ def fate_card_value(obs, r, q, lt):
         if q == YZMA and t == KUZCO:
             val = -8.0
         if q == RATIGAN and t == BASIL:
-            val = -8.0 if obs[O_OBJ + r * 4 + 1] > 0 else 4.0
+            val = -8.0 if obs[O_OBJ + r * len(OBJ_PARTS) + OB_FLIP] > 0 else 4.0
         return val
     if k == K_ITEM:
         return 2.5
     eff = F_EFF[t]
     if eff == E_DISCARD_ITEM:  # Sabotage: The Robot Queen or Gears
-        return 6.0 if obs[O_OBJ + r * 4] < 1.0 or vcard_loc_of(obs, r, L_QUEEN) >= 0 else 0.5
+        queen = obs[O_OBJ + r * len(OBJ_PARTS) + OB_QUEEN]
+        return 6.0 if queen < 1.0 or vcard_loc_of(obs, r, L_QUEEN) >= 0 else 0.5
     if eff == E_DISCARD_ALLY_LE:
         return 3.0
     if eff == E_FIND_HERO:
@@ -791,14 +810,14 @@ def best_masked(mask, o, k, vals):
 @njit(cache=True)
 def entry_realm(obs):
     """Relative seat whose Realm the pending choice is in."""
-    return argmax_block(obs, O_ENTRY + 4, MAX_P)
+    return argmax_block(obs, O_ENTRY + EN_REALM, MAX_P)
 
 
 @njit(cache=True)
 def entry_c0(obs):
     """The chosen location of the pending choice (-1 if none)."""
-    o = O_ENTRY + 8 + MAX_P
-    for i in range(4):
+    o = O_ENTRY + EN_C0
+    for i in range(NUM_LOCS):
         if obs[o + i] > 0:
             return i
     return -1
@@ -807,7 +826,7 @@ def entry_c0(obs):
 @njit(cache=True)
 def entry_step(obs):
     """Step of the pending choice."""
-    return argmax_block(obs, O_ENTRY, 4)
+    return argmax_block(obs, O_ENTRY + EN_STEP, ENTRY_STEPS)
 
 
 @njit(cache=True)
@@ -817,7 +836,7 @@ def my_entry(obs, mask, rng, v, kind):
     lvals = np.zeros(4, np.float64)
     fvals = np.zeros(NFL, np.float64)
     step = entry_step(obs)
-    power = power_of(obs, 0)
+    power = power_of(obs, ME)
     any_loc = mask[LOCATION] or mask[LOCATION + 1] or mask[LOCATION + 2] or mask[LOCATION + 3]
     any_v = False
     for i in range(NVL):
@@ -833,12 +852,12 @@ def my_entry(obs, mask, rng, v, kind):
         # step 1: where. The chosen card is not in the observation (it is still in my hand):
         # it is the one step 0 picked from this same hand and Power (same values, same ties)
         t = chosen_card(obs, v, power, kind == E_PLAY_ALLY_FREE)
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             lvals[loc] = place_value(obs, v, t, loc) if t >= 0 else 0.0
         return best_masked(mask, LOCATION, 4, lvals)
     if kind == K_VANQ:
         if step == 0:
-            for loc in range(4):
+            for loc in range(NUM_LOCS):
                 lvals[loc], _ = best_vanquish(obs, v, loc)
             return best_masked(mask, LOCATION, 4, lvals)
         if step == 1:
@@ -853,7 +872,7 @@ def my_entry(obs, mask, rng, v, kind):
         if mask[PASS]:
             return PASS
         loc = entry_c0(obs)
-        kuzco = v == YZMA and loc >= 0 and n_f(obs, 0, loc, L_KUZCO) > 0 and kronk_ready(
+        kuzco = v == YZMA and loc >= 0 and n_f(obs, ME, loc, L_KUZCO) > 0 and kronk_ready(
             obs, v, loc)
         if kuzco and mask[VCARD + L_KRONK]:
             return VCARD + L_KRONK
@@ -874,11 +893,11 @@ def my_entry(obs, mask, rng, v, kind):
             or kind == E_MOVE_NAMED_HERO:
         if any_loc and (step == 0 and kind != E_MOVE_NAMED_HERO and kind != E_MOVE_HERO_FROM_HERE):
             # the source: a Hero I want moved (Kuzco for Yzma), else the one covering most
-            for loc in range(4):
+            for loc in range(NUM_LOCS):
                 lvals[loc] = top_value_for(v, loc)
-                if v == YZMA and n_f(obs, 0, loc, L_KUZCO) > 0:
+                if v == YZMA and n_f(obs, ME, loc, L_KUZCO) > 0:
                     lvals[loc] += 50.0
-                if v == SCAR and n_f(obs, 0, loc, L_MUFASA) > 0:
+                if v == SCAR and n_f(obs, ME, loc, L_MUFASA) > 0:
                     lvals[loc] += 20.0
             return best_masked(mask, LOCATION, 4, lvals)
         # a Fate card to move, if one is offered (best_masked skips the illegal ones)
@@ -891,30 +910,30 @@ def my_entry(obs, mask, rng, v, kind):
             return a
         # the destination: a ready Kronk, else Allies that can defeat it, never a good top
         kz, ready = yzma_setup(obs, v)
-        for loc in range(4):
-            lvals[loc] = reach(obs, 0, v, loc, True) - 0.5 * top_value_for(v, loc)
+        for loc in range(NUM_LOCS):
+            lvals[loc] = reach(obs, ME, v, loc, True) - 0.5 * top_value_for(v, loc)
             if v == YZMA and loc == ready:
                 lvals[loc] += 100.0
-            if v == YZMA and n_v(obs, 0, loc, L_KRONK) > 0:
+            if v == YZMA and n_v(obs, ME, loc, L_KRONK) > 0:
                 lvals[loc] += 20.0
         return best_masked(mask, LOCATION, 4, lvals)
     if kind == K_MOVE_IA or kind == E_MOVE_ALLY_ANY or kind == E_MOVE_ALLY_FROM_HERE:
         if step == 0 and kind != E_MOVE_ALLY_FROM_HERE:
-            for loc in range(4):
+            for loc in range(NUM_LOCS):
                 lvals[loc] = 0.0
-                if v == RATIGAN and n_v(obs, 0, loc, L_QUEEN) > 0:
+                if v == RATIGAN and n_v(obs, ME, loc, L_QUEEN) > 0:
                     lvals[loc] = 50.0
                 if v == YZMA:
                     for lt in (L_KRONK, L_DAGGER, L_GUARDS):
-                        lvals[loc] += 5.0 * n_v(obs, 0, loc, lt)
-                    if n_f(obs, 0, loc, L_KUZCO) > 0:
+                        lvals[loc] += 5.0 * n_v(obs, ME, loc, lt)
+                    if n_f(obs, ME, loc, L_KUZCO) > 0:
                         lvals[loc] -= 40.0
-                if heroes_here(obs, 0, v, loc) == 0:
+                if heroes_here(obs, ME, v, loc) == 0:
                     lvals[loc] += 1.0
             if mask[PASS] and kind == E_MOVE_ALLY_ANY:
                 # a "one or two" move: stop unless something wants moving
                 mx = -1e9
-                for loc in range(4):
+                for loc in range(NUM_LOCS):
                     if mask[LOCATION + loc]:
                         mx = max(mx, lvals[loc])
                 if mx < 5.0:
@@ -931,30 +950,30 @@ def my_entry(obs, mask, rng, v, kind):
                         vals[lt] = 12.0 if t == KRONK else 10.0
             return best_masked(mask, VCARD, NVL, vals)
         kz, ready = yzma_setup(obs, v)
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             lvals[loc] = 0.0
             if v == RATIGAN and loc == PALACE:
                 lvals[loc] = 100.0
             if v == YZMA and kz >= 0:
                 lvals[loc] = 50.0 if loc == kz else -abs(loc - kz)
-            if heroes_here(obs, 0, v, loc) > 0 and v != YZMA:
+            if heroes_here(obs, ME, v, loc) > 0 and v != YZMA:
                 lvals[loc] += 3.0
         return best_masked(mask, LOCATION, 4, lvals)
     if (kind == K_FHERO or kind == E_FIND_HERO) and any_loc:
         # my own Hero (Long Live the King, Eavesdrop): Kuzco to Kronk; else where its
         # covered top symbols cost least, then where my Allies can defeat it
         kz, ready = yzma_setup(obs, v)
-        for loc in range(4):
-            lvals[loc] = 0.1 * reach(obs, 0, v, loc, True)
-            if heroes_here(obs, 0, v, loc) == 0:
+        for loc in range(NUM_LOCS):
+            lvals[loc] = 0.1 * reach(obs, ME, v, loc, True)
+            if heroes_here(obs, ME, v, loc) == 0:
                 lvals[loc] -= top_value_for(v, loc)
             if v == YZMA and kind == E_FIND_HERO:
                 if loc == ready:
                     lvals[loc] += 100.0
-                if n_v(obs, 0, loc, L_KRONK) > 0:
+                if n_v(obs, ME, loc, L_KRONK) > 0:
                     lvals[loc] += 50.0
                 for lt in (L_DAGGER, L_GUARDS):
-                    lvals[loc] += 5.0 * n_v(obs, 0, loc, lt)
+                    lvals[loc] += 5.0 * n_v(obs, ME, loc, lt)
         return best_masked(mask, LOCATION, 4, lvals)
     if kind == E_DEFEAT_HERE_LE or kind == E_DEFEAT_NAMED_HERE:
         mask2 = mask.copy()
@@ -968,10 +987,10 @@ def my_entry(obs, mask, rng, v, kind):
             return a
         return PASS if mask[PASS] else random_legal(mask, rng)
     if any_loc:  # a defeat or another choice of location: the best Hero there
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             for lt in range(NFL):
                 t = FLOC[v, lt]
-                if t >= 0 and F_KIND[t] == K_HERO and n_f(obs, 0, loc, lt) > 0:
+                if t >= 0 and F_KIND[t] == K_HERO and n_f(obs, ME, loc, lt) > 0:
                     val = vanquish_value(obs, v, lt) + F_STR[t]
                     if v == YZMA and t == KUZCO:
                         val = -10.0
@@ -1017,10 +1036,10 @@ def their_entry(obs, mask, rng, r, kind):
         if any_loc:
             step = entry_step(obs)
             if kind == E_MOVE_HERO_ANY and step == 0:
-                for loc in range(4):  # move the Hero most threatened by their Allies
+                for loc in range(NUM_LOCS):  # move the Hero most threatened by their Allies
                     lvals[loc] = reach(obs, r, q, loc, True) + 30.0 * n_f(obs, r, loc, L_KUZCO)
                 return best_masked(mask, LOCATION, 4, lvals)
-            for loc in range(4):
+            for loc in range(NUM_LOCS):
                 lvals[loc] = hero_place_value(obs, r, q, KUZCO if q == YZMA else -1, loc)
             return best_masked(mask, LOCATION, 4, lvals)
     if kind == K_FITEM:
@@ -1030,7 +1049,7 @@ def their_entry(obs, mask, rng, r, kind):
                 if t >= 0:
                     fvals[lt] = F_STR[t] + (20.0 if t == KUZCO else 0.0)
             return best_masked(mask, FCARD, NFL, fvals)
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             lvals[loc] = reach(obs, r, q, loc, True) + 20.0 * n_f(obs, r, loc, L_KUZCO)
         return best_masked(mask, LOCATION, 4, lvals)
     if any_v:  # a discard of their card: The Robot Queen, Gears, the strongest Ally
@@ -1047,7 +1066,7 @@ def their_entry(obs, mask, rng, r, kind):
         return best_masked(mask, VCARD, NVL, vals)
     if any_loc:
         sign = -1.0 if kind == E_MOVE_ALLY_FROM_HERE else 1.0  # Nala: where it is useless
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             lvals[loc] = sign * reach(obs, r, q, loc, True) + 50.0 * n_v(obs, r, loc, L_QUEEN) \
                 + 5.0 * n_v(obs, r, loc, L_GEARS)
             for lt in (L_KRONK, L_DAGGER, L_GUARDS):
@@ -1064,10 +1083,10 @@ def their_entry(obs, mask, rng, r, kind):
 def act_one(obs, mask, rng):
     """One heuristic decision from an observation and mask."""
     phase = argmax_block(obs, O_PHASE, NUM_PHASES)
-    v = vil_of(obs, 0)
+    v = vil_of(obs, ME)
     if phase == PH_MOVE:
         best, pick = -1e9, -1
-        for loc in range(4):
+        for loc in range(NUM_LOCS):
             if mask[LOCATION + loc]:
                 val = location_value(obs, v, loc)
                 if val > best:
@@ -1075,8 +1094,8 @@ def act_one(obs, mask, rng):
         if pick >= 0:
             return pick
     elif phase == PH_ACT:
-        loc = argmax_block(obs, O_MOVER, 4)
-        power = power_of(obs, 0)
+        loc = argmax_block(obs, O_MOVER, NUM_LOCS)
+        power = power_of(obs, ME)
         best, pick = 0.0, PASS
         for k in range(4):
             if mask[SLOT + k]:
@@ -1090,8 +1109,9 @@ def act_one(obs, mask, rng):
         best, pick = -1e9, -1
         for r in range(1, MAX_P):
             if mask[TARGET + r - 1]:
-                lead = obs[O_POWER + r] + 2.0 * obs[O_SUCC + r * (NFL + 1) + NFL] + 2.0 * (
-                    1.0 - obs[O_OBJ + r * 4]) * (obs[O_VIL + r * 3 + 2] > 0)
+                lead = obs[O_POWER + r] + 2.0 * obs[O_SUCC + r * SUCC_SIZE + SUCC_STR] + 2.0 * (
+                    1.0 - obs[O_OBJ + r * len(OBJ_PARTS) + OB_QUEEN]) * (
+                    obs[O_VIL + r * NUM_VILLAINS + RATIGAN] > 0)
                 if lead > best:
                     best, pick = lead, TARGET + r - 1
         if pick >= 0:
@@ -1099,9 +1119,10 @@ def act_one(obs, mask, rng):
     elif phase == PH_PILE:  # Yzma's largest pile not known to hold Kuzco
         r = argmax_block(obs, O_FT, MAX_P)
         best, pick = -1e9, -1
-        for k in range(4):
+        for k in range(NUM_LOCS):
             if mask[LOCATION + k]:
-                val = obs[O_PILES + r * 4 + k] - 2.0 * obs[O_PK + (r * 4 + k) * NFL + L_KUZCO]
+                val = obs[O_PILES + r * NUM_LOCS + k] - 2.0 * obs[
+                    O_PK + (r * NUM_LOCS + k) * NFL + L_KUZCO]
                 if val > best:
                     best, pick = val, LOCATION + k
         if pick >= 0:

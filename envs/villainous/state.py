@@ -186,6 +186,7 @@ PALACE = LOC_NAME[RATIGAN].index("Buckingham Palace")
 SUCCESSION_GOAL = 15
 QUEEN_COST = int(V_COST[QUEEN])
 
+NUM_LOCS = 4  # locations in a Realm
 # villain zones per seat
 VDECK, VDISC, HAND, LOC0, LIMBO = 0, 1, 2, 3, 7
 VZ = 8
@@ -219,9 +220,12 @@ K_PLAY, K_ACTIVATE, K_MOVE_IA, K_MOVE_H, K_VANQ, K_DISCARD, K_FHERO, K_FITEM = r
 NUM_ENTRY_KINDS = len(EFFECTS) + 8
 ENTRY_NAMES = EFFECTS + ("PLAY", "ACTIVATE", "MOVE_ITEM_ALLY", "MOVE_HERO", "VANQUISH",
                          "DISCARD", "FATE_HERO", "FATE_ITEM")
+# the columns of an entry (a row of ``ent``)
+ENTRY_PARTS = ("kind", "a", "arg", "realm", "who", "card", "loc", "left", "step", "c0", "c1",
+               "fin")
 (C_KIND, C_A, C_ARG, C_REALM, C_WHO, C_CARD, C_LOC, C_LEFT, C_STEP, C_C0, C_C1,
- C_FIN) = range(12)
-EW = 12
+ C_FIN) = range(len(ENTRY_PARTS))
+EW = len(ENTRY_PARTS)
 DEPTH = 4
 FIN_NONE, FIN_VCARD, FIN_FCARD = 0, 1, 2
 VQ_CAP = 12
