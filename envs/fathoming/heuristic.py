@@ -8,11 +8,8 @@ Card facts (printed cost, type) come from the public card tables.
 
 from __future__ import annotations
 
-import numpy as np
-from numba import prange
-
 from fatezoo.envs.core.jit import njit
-from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
+from fatezoo.envs.core.kernels import random_legal
 
 from .cards import COST, CTYPE, KIND_BY_NAME, PERSONAL, SUBTYPE, TERRAIN, WARRIOR
 from .encode import (
@@ -157,24 +154,3 @@ def act_one(obs, mask, rng):
         if mask[ACTIVATE_A + j] and obs[O_ENERGY + ME] * STAT_SCALE >= 3:
             return ACTIVATE_A + j
     return END_A
-
-
-@njit(cache=True, parallel=True)
-def act_batch(obs, masks, rng, out):
-    """Heuristic actions for a batch; ``rng`` is (B, 4) generator words (mutated)."""
-    for i in prange(obs.shape[0]):
-        out[i] = act_one(obs[i], masks[i], rng[i])
-
-
-@njit(cache=True)
-def act_serial(obs, masks, rng, out):
-    """:func:`act_batch` without threads (cheaper for a few rows)."""
-    for i in range(obs.shape[0]):
-        out[i] = act_one(obs[i], masks[i], rng[i])
-
-
-def heuristic_actions(obs: np.ndarray, masks: np.ndarray, rng: np.ndarray) -> np.ndarray:
-    """Heuristic actions for (B, D) observations and (B, A) masks (rng: (B, 4) int64)."""
-    out = np.empty(obs.shape[0], np.int64)
-    (act_serial if len(obs) < SERIAL_BELOW else act_batch)(obs, masks, rng, out)
-    return out

@@ -11,7 +11,7 @@ from fatezoo.envs.core.zones import check_conservation
 
 from . import rules, shaping
 from .encode import OBS, STATE_SIZE, encode, encode_state
-from .heuristic import act_one, heuristic_actions
+from .heuristic import act_one
 from .presets import TRAIN_PRESET
 from .render import LEGEND, golden_summary, render_ansi, render_svg
 from .state import (
@@ -547,7 +547,6 @@ SPEC = GameSpec(
                     determinize=rules.determinize_record, policy=act_one,
                     evaluate=shaping.evaluate),
     default_max_turns=200,
-    heuristic=heuristic_actions,
     golden_summary=golden_summary,
     how_to_win="Be the first villain to start a turn with your objective met: Scar 15 "
                "Strength of defeated Heroes in his Succession pile (Mufasa first), Yzma "

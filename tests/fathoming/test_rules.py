@@ -25,6 +25,7 @@ from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN
 from fatezoo.envs.core.registry import get_spec
 from fatezoo.envs.core.rng import seed_words
+from fatezoo.envs.core.testing import RuleGame
 from fatezoo.envs.fathoming import check_record, configure, deck_problem, rules
 from fatezoo.envs.fathoming.cards import (
     A_COST,
@@ -83,21 +84,15 @@ def A(name: str) -> int:
     return ACTION_NAMES.index(name)
 
 
-class Game:
-    """One Fathoming record with its legal mask, plus a position builder."""
+class Game(RuleGame):
+    """A Fathoming game (the core's rule-test harness) plus a position builder."""
+
+    SPEC = SPEC
 
     def __init__(self, deck0=None, deck1=None, divine=False, reward="win", max_turns=200,
                  seed=0):
-        fields = SPEC.options(decks=(deck0 or deck(), deck1 or deck()), divine=divine,
-                              reward=reward, max_turns=max_turns)
-        self.states = SPEC.new_states(1, fields)
-        self.states["rng"] = seed_words(seed, 0)
-        self.mask = np.zeros(NUM_ACTIONS, np.int8)
-        K.reset_one(self.states, 0, self.mask)
-
-    @property
-    def r(self):
-        return self.states[0]
+        super().__init__(seed=seed, decks=(deck0 or deck(), deck1 or deck()), divine=divine,
+                         reward=reward, max_turns=max_turns)
 
     def kind(self, c) -> str:
         return CARD_NAMES[int(self.r["deck_list"][c // DECK_SIZE, c % DECK_SIZE])]
@@ -176,19 +171,6 @@ class Game:
         r["last_search"][:] = -1
         check_record(r)
         K.mask_one(self.states, 0, self.mask)
-
-    def legal(self, name: str) -> bool:
-        return bool(self.mask[A(name)])
-
-    def act(self, *names):
-        for name in names:
-            a = A(name)
-            assert self.mask[a], f"{name} is not legal; legal: {self.legal_names()}"
-            K.step_one(self.states, 0, a, self.mask)
-            check_record(self.r)
-
-    def legal_names(self) -> list[str]:
-        return [ACTION_NAMES[a] for a in np.flatnonzero(self.mask)]
 
     def props(self):
         props = np.zeros((2, SLOTS, NUM_PROPS), np.int64)
@@ -378,17 +360,17 @@ def test_play_phase_any_order_until_end_turn():
               warriors=([], ["Wolf Pup"]), personal=(None, "Sarah Mart"), energy=(10, 0))
     g.act("play Village Guard", "play Iron Sword", "target own warrior 0",
           "attack with warrior 0", "target opposing warrior 0")
-    assert g.r["turn_player"] == 0 and g.legal("end turn") and g.legal("play Fireball")
+    assert g.r["turn_player"] == 0 and g.is_legal("end turn") and g.is_legal("play Fireball")
 
 
 def test_summon_warrior_pays_cost_at_most_four():
     g = Game(deck("Knight Captain", "Wolf Pup", "Wolf Pup"))
     g.arrange(hands=(["Knight Captain", "Village Guard"], []),
               warriors=(["Wolf Pup", "Wolf Pup", "Wolf Pup"], ["Reef Scout"]), energy=(9, 0))
-    assert g.legal("play Knight Captain")
+    assert g.is_legal("play Knight Captain")
     g.act("play Knight Captain")
     assert g.r["energy"][0] == 9 - 5 and g.slot(0, 3) == ["Knight Captain"]
-    assert not g.legal("play Village Guard")  # 4 Warriors: the zone is full
+    assert not g.is_legal("play Village Guard")  # 4 Warriors: the zone is full
 
 
 def test_personal_terrain_replace_discards_old():
@@ -406,9 +388,9 @@ def test_global_terrain_blocked_while_opponent_controls_it():
     g = Game(deck("Full Moon"), deck("Town Square"))
     g.arrange(hands=(["Full Moon"], []), warriors=(["Village Guard"], ["Wolf Pup"]),
               global_=("Town Square", 1))
-    assert not g.legal("play Full Moon")
+    assert not g.is_legal("play Full Moon")
     g.arrange(hands=(["Full Moon"], []), warriors=(["Village Guard"], ["Wolf Pup"]))
-    assert g.legal("play Full Moon")
+    assert g.is_legal("play Full Moon")
 
 
 def test_global_terrain_replace_own():
@@ -456,9 +438,9 @@ def test_activate_once_per_turn():
               energy=(5, 0))
     g.act("activate warrior 0")
     assert g.r["energy"][0] == 4 and g.r["zone_n"][HAND0] == 1
-    assert not g.legal("activate warrior 0") and g.legal("activate global terrain")
+    assert not g.is_legal("activate warrior 0") and g.is_legal("activate global terrain")
     g.act("activate global terrain")
-    assert g.r["energy"][0] == 3 and not g.legal("activate global terrain")
+    assert g.r["energy"][0] == 3 and not g.is_legal("activate global terrain")
 
 
 def test_attack_once_per_turn_pays_attack_cost():
@@ -469,7 +451,7 @@ def test_attack_once_per_turn_pays_attack_cost():
     assert g.legal_names() == ["target opposing warrior 0", "target opposing personal terrain",
                                "cancel: back to the main step"]
     g.act("target opposing personal terrain")
-    assert g.r["energy"][0] == 4 and not g.legal("attack with warrior 0")
+    assert g.r["energy"][0] == 4 and not g.is_legal("attack with warrior 0")
 
 
 def test_pay_two_energy_to_draw():
@@ -478,7 +460,7 @@ def test_pay_two_energy_to_draw():
               deck_top=(["Wolf Pup"], []))
     g.act("pay 2 energy: draw")
     assert g.zone(HAND0) == ["Wolf Pup"] and g.r["energy"][0] == 1
-    assert not g.legal("pay 2 energy: draw")
+    assert not g.is_legal("pay 2 energy: draw")
 
 
 # ---------------------------------------------------------------- combat R29-R32
@@ -535,7 +517,7 @@ def test_costs_never_below_zero():
     g.arrange(warriors=([("Glimmer Sprite", 0, ["Swift Boots"])], ["Wolf Pup"]),
               personal=("Fairy Ring", None), energy=(0, 0))
     assert g.props()[0][0, 0, P_ATK_COST] == 0
-    assert g.legal("attack with warrior 0")  # with 0 Energy
+    assert g.is_legal("attack with warrior 0")  # with 0 Energy
 
 
 def test_hand_costs_read_every_hand_source_on_the_board():
@@ -579,8 +561,8 @@ def test_search_reveals_the_chosen_card_to_the_opponent():
     g = Game(deck("Scout the Depths"))
     g.arrange(hands=(["Scout the Depths"], []), warriors=(["Village Guard"], ["Wolf Pup"]))
     g.act("play Scout the Depths")
-    assert g.r["phase"] == PICK_PH and g.legal("pick Knight Captain")
-    assert not g.legal("pick Scout the Depths")  # Warriors only
+    assert g.r["phase"] == PICK_PH and g.is_legal("pick Knight Captain")
+    assert not g.is_legal("pick Scout the Depths")  # Warriors only
     g.act("pick Knight Captain")
     c = [int(x) for x in g.r["zone"][HAND0, : g.r["zone_n"][HAND0]]][0]
     assert g.kind(c) == "Knight Captain" and g.r["known"][1, c] == KNOWN
@@ -652,10 +634,10 @@ def test_effect_order_party_bus_sarah_mart_consumer():
     g.act("play Chainmail", "target own warrior 1")
     assert g.slot(0, 0) == ["Village Guard", "Iron Sword", "Iron Sword"]
     assert len(g.slot(0, 1)) == 4
-    assert not g.legal("play Chainmail")  # no Warrior has room left
+    assert not g.is_legal("play Chainmail")  # no Warrior has room left
     assert g.props()[0][0, 0, P_ATK] == 2  # the Items have no effect under Party Bus
     g.act("end turn")
-    assert not g.legal("play Iron Sword")  # the opponent's Warriors may hold none
+    assert not g.is_legal("play Iron Sword")  # the opponent's Warriors may hold none
 
 
 def test_action_effects_overrule_terrains_and_warriors():
@@ -666,7 +648,7 @@ def test_action_effects_overrule_terrains_and_warriors():
     assert g.props()[0][0, 0, P_ATK_COST] == 3 + 1
     g.act("play Free Strike")
     assert g.props()[0][0, 0, P_ATK_COST] == 0 and g.r["energy"][0] == 0
-    assert g.legal("attack with warrior 0")
+    assert g.is_legal("attack with warrior 0")
 
 
 def test_global_terrain_applies_before_personal():
@@ -686,10 +668,10 @@ def test_divine_cost_is_ten_minus_the_loot_gap():
     g.arrange(hands=(["Seraph of the Deep"], []), warriors=(["Village Guard"], ["Wolf Pup"]),
               loot=(3, 7), energy=(6, 0))
     k = KIND_BY_NAME["Seraph of the Deep"]
-    assert rules.hand_cost(g.r, 0, k) == 6 and g.legal("play Seraph of the Deep")
+    assert rules.hand_cost(g.r, 0, k) == 6 and g.is_legal("play Seraph of the Deep")
     g.arrange(hands=(["Seraph of the Deep"], []), warriors=(["Village Guard"], ["Wolf Pup"]),
               loot=(7, 3), energy=(9, 0))
-    assert rules.hand_cost(g.r, 0, k) == 10 and not g.legal("play Seraph of the Deep")
+    assert rules.hand_cost(g.r, 0, k) == 10 and not g.is_legal("play Seraph of the Deep")
 
 
 def test_medallions_change_class_two_make_both():
@@ -724,7 +706,7 @@ def test_place_in_play_respects_zone_limits():
     assert g.r["phase"] == MAIN and g.r["zone"][DECK0, : g.r["zone_n"][DECK0]].tolist() == before
     g.arrange(hands=(["Call to Arms"], []), warriors=(["Wolf Pup"], ["Reef Scout"]))
     g.act("play Call to Arms")
-    assert g.legal("pick Village Guard") and not g.legal("pick Knight Captain")  # cost <= 3
+    assert g.is_legal("pick Village Guard") and not g.is_legal("pick Knight Captain")  # cost <= 3
     g.act("pick Village Guard")
     assert g.slot(0, 1) == ["Village Guard"]
 
@@ -792,7 +774,7 @@ def test_global_terrain_affects_both_sides():
     assert props[0, 0, P_ATK] == 4 and props[1, 0, P_ATK] == 4 and props[0, 1, P_ATK] == 2
     g = Game(deck(), deck("Town Square"))
     g.arrange(warriors=(["Village Guard"], ["Wolf Pup"]), global_=("Town Square", 1))
-    assert g.legal("activate global terrain")  # either player's Activate
+    assert g.is_legal("activate global terrain")  # either player's Activate
 
 
 def test_global_and_personal_reach_the_right_warriors():
@@ -837,7 +819,7 @@ def test_targets_and_fizzles():
     g.act("play Wraith Lord")
     assert g.r["phase"] == MAIN and g.slot(0, 1) == ["Wraith Lord"]
     assert g.slot(1, 0) == ["Bloodmoon Brute"]
-    assert not g.legal("play Disarm")  # no opposing Warrior holds an Item
+    assert not g.is_legal("play Disarm")  # no opposing Warrior holds an Item
     g.arrange(hands=(["Wraith Lord"], []), warriors=(["Village Guard"],
                                                      ["Bloodmoon Brute", "Wolf Pup"]))
     g.act("play Wraith Lord")
@@ -845,7 +827,7 @@ def test_targets_and_fizzles():
     g.act("target opposing warrior 1")
     assert g.slot(1, 1) == [] and g.r["loot"][0] == 1
     g.arrange(hands=(["Assassinate"], []), warriors=(["Village Guard"], []))
-    assert not g.legal("play Assassinate")  # no target: cannot be used
+    assert not g.is_legal("play Assassinate")  # no target: cannot be used
 
 
 def test_end_of_turn_order_and_global_every_turn():
@@ -900,7 +882,7 @@ def test_search_play_does_not_trigger_when_played():
     pup = int(g.r["zone"][SLOT0 + SLOTS, 0])
     g.act("play Call to Arms", "pick Banshee")
     assert g.slot(0, 1) == ["Banshee"] and g.r["dmg"][pup] == 0 and g.r["energy"][0] == 1
-    assert g.legal("attack with warrior 1")
+    assert g.is_legal("attack with warrior 1")
 
 
 def test_leaving_the_field_resets_the_card():
@@ -958,9 +940,9 @@ def _loop_turn(g, start, cap=40):
     instead of hanging, where nothing stops the loop)."""
     turn = int(g.r["turn"])
     for n in range(1, cap + 1):
-        if g.legal(CANCEL):
+        if g.is_legal(CANCEL):
             g.act(CANCEL)
-        elif g.legal(start):
+        elif g.is_legal(start):
             g.act(start)
         elif g.r["phase"] == MAIN:
             g.act("end turn")
@@ -978,7 +960,7 @@ def test_cancels_per_turn_are_limited():
               warriors=(["Goblin Bombardier"], ["Wolf Pup", "Wolf Pup"]), energy=(9, 0))
     # attack, play and activate -> cancel share one count of 3 per turn, costing nothing
     g.act("attack with warrior 0", CANCEL, "play Fireball", CANCEL, "activate warrior 0")
-    assert g.r["cancels"] == 2 and g.legal(CANCEL)
+    assert g.r["cancels"] == 2 and g.is_legal(CANCEL)
     g.act(CANCEL)
     assert g.r["cancels"] == 3 and g.r["energy"][0] == 9
     # the 4th target step of the turn has no cancel; its targets are all still there
@@ -1008,7 +990,7 @@ def test_activate_cancel_loop_ends_the_turn():
     g.act("end turn")
     assert g.r["turn_player"] == 0
     g.act("activate warrior 0")
-    assert g.legal(CANCEL)  # cancels are counted per turn
+    assert g.is_legal(CANCEL)  # cancels are counted per turn
 
 
 def test_cancel_count_is_checked_and_cloned():
@@ -1019,7 +1001,7 @@ def test_cancel_count_is_checked_and_cloned():
     saved = g.states.copy()  # clone / save are a copy of the record
     g.arrange(warriors=(["Village Guard"], ["Wolf Pup", "Wolf Pup"]))
     g.act("attack with warrior 0")
-    assert g.legal(CANCEL)  # a fresh position has its cancels
+    assert g.is_legal(CANCEL)  # a fresh position has its cancels
     g.states[:] = saved  # restore: the count comes back with the record
     K.mask_one(g.states, 0, g.mask)
     assert g.r["cancels"] == 3
@@ -1043,7 +1025,7 @@ def test_no_decision_repeats_without_progress():
     g.r["zone_n"][DECK0] = 0  # an empty deck (conservation aside: only the mask is read)
     g.r["energy"][0] = 10
     K.mask_one(g.states, 0, g.mask)
-    assert not g.legal("pay 2 energy: draw")
+    assert not g.is_legal("pay 2 energy: draw")
     # every Activate costs Energy and each source is used once per turn
     costs = [int(ABIL[k, ACTIVATE_ABIL[k], A_COST]) for k in range(len(CARD_NAMES))
              if ACTIVATE_ABIL[k] >= 0]

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core.registry import get_spec
-from fatezoo.envs.core.rng import seed_words
+from fatezoo.envs.core.testing import RuleGame
 from fatezoo.envs.villainous import check_record
 from fatezoo.envs.villainous.state import (
     F_LOCAL,
@@ -21,7 +18,6 @@ from fatezoo.envs.villainous.state import (
     HERO0,
     LOC0,
     NF_CAP,
-    NUM_ACTIONS,
     NV,
     PH_ACT,
     PILE0,
@@ -82,37 +78,16 @@ def _remove(cards, counts, c):
     raise AssertionError(f"card {c} not found")
 
 
-class Game:
-    """One record; ``act`` applies decisions (forced ones follow, as in the envs)."""
+class Game(RuleGame):
+    """A Villainous game (the core's rule-test harness) plus card and position helpers."""
+
+    SPEC = SPEC
 
     def __init__(self, n=2, villains="scar", seed=0, **opts):
-        fields = SPEC.options(num_players=n, villains=villains, **opts)
-        self.states = SPEC.new_states(1, fields)
-        self.states["rng"] = seed_words(seed, 0)
-        self.mask = np.zeros(NUM_ACTIONS, np.int8)
-        K.reset_one(self.states, 0, self.mask)
-
-    @property
-    def r(self):
-        return self.states[0]
-
-    @property
-    def n(self):
-        return int(self.r["num_players"])
+        super().__init__(seed=seed, num_players=n, villains=villains, **opts)
 
     def vil(self, s):
         return VILLAINS[int(self.r["villain"][s])]
-
-    def legal(self):
-        K.mask_one(self.states, 0, self.mask)
-        return set(int(a) for a in np.flatnonzero(self.mask))
-
-    def act(self, *actions):
-        for a in actions:
-            assert a in self.legal(), f"action {a} ({SPEC.action_names[a]}) not legal: " \
-                f"{sorted(self.legal())}"
-            K.step_one(self.states, 0, a, self.mask)
-        check_record(self.r)
 
     # ---- villain cards
     def vids(self, s, name, zone=None):
