@@ -29,6 +29,7 @@ from .state import (
     CELLS,
     F_DECK_CAP,
     FATE_DECK_CAP,
+    FATE_DECKS,
     FIN_DEFENSE,
     FIN_RAID,
     MAX_DICE,
@@ -103,7 +104,7 @@ H_FAITHFUL, H_RELIC, H_TILE, H_TILE_TYPE = _starts(HELD_PARTS)
 RETURN_PARTS = (("take", NR), ("from", R_FROM_DECK + 1))
 RET_TAKE, RET_FROM = _starts(RETURN_PARTS)
 # deck_sizes
-DECK_PARTS = (("faithful", 1), ("relic", 1), ("tile", 1), ("fate", 4))
+DECK_PARTS = (("faithful", 1), ("relic", 1), ("tile", 1), ("fate", FATE_DECKS))
 D_FAITHFUL, D_RELIC, D_TILE, D_FATE = _starts(DECK_PARTS)
 TILE_DECK_SCALE = 25.0
 # raid
@@ -349,7 +350,7 @@ def encode(rec, viewer, omniscient, out):
     out[O_DECKS + D_FAITHFUL] = rec["f_deck_n"] / F_DECK_CAP
     out[O_DECKS + D_RELIC] = rec["r_deck_n"] / R_DECK_CAP
     out[O_DECKS + D_TILE] = _c(rec["t_deck_n"] / TILE_DECK_SCALE)
-    for f in range(4):
+    for f in range(FATE_DECKS):
         out[O_DECKS + D_FATE + f] = rec["c_deck_n"][f] / FATE_DECK_CAP
     if q_def >= 0:
         out[O_RAID + RD_RAIDER + (tp - v + n) % n] = 1.0

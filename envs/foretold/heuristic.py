@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from fatezoo.envs.core.decisions import in_block
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
 
@@ -123,8 +124,10 @@ from .state import (
     CELLS,
     DIRECTION,
     FATE_DECK,
+    FATE_DECKS,
     FLIP,
     MAX_DICE,
+    MAX_LIFE,
     MAX_P,
     NUM_PHASES,
     PASS,
@@ -135,9 +138,11 @@ from .state import (
     PLAY_GOLD,
     RETREAT,
     ROTATION,
+    ROTATIONS,
     SPOT,
     SPOTS,
     TARGET_SEAT,
+    TARGET_SEATS,
     USE_RELIC,
     Phase,
 )
@@ -239,7 +244,7 @@ def _play_value(obs, e, a, b):
     if e == E_DAMAGE or e == E_DAMAGE_ALL:
         return 3.0 + a
     if e == E_HEAL:
-        return 2.0 + a if life <= 20 - a or life <= 10 else 0.0
+        return 2.0 + a if life <= MAX_LIFE - a or life <= 10 else 0.0
     if e == E_HEAL_FULL:
         return 6.0 if life <= 10 else 0.0
     if e == E_PREVENT:
@@ -403,7 +408,7 @@ def _defense_seen(obs, seat):
 def _weakest_target(obs, mask):
     """The TARGET_SEAT action of the offered opponent with the least Life, or -1."""
     best, bl = -1, 99.0
-    for k in range(3):
+    for k in range(TARGET_SEATS):
         if mask[TARGET_SEAT + k]:
             life = obs[O_SEATS + (k + 1) * SEAT_SIZE + P_LIFE]
             if life < bl:
@@ -461,7 +466,7 @@ def act_one(obs, mask, rng):
     if ph == Phase.MARKET:
         return _market(obs, mask, rng)
     if ph == Phase.DRAW:
-        for f in range(4):
+        for f in range(FATE_DECKS):
             if mask[FATE_DECK + f]:
                 return FATE_DECK + f
     if ph == Phase.CYCLE or ph == Phase.SEARCH:
@@ -552,7 +557,7 @@ def act_one(obs, mask, rng):
     if ph == Phase.PLACE_CELL or ph == Phase.PLACE_ROT or ph == Phase.FLIP_ROT \
             or ph == Phase.MOVE_CELL or ph == Phase.MOVE_ROT:
         for a in range(mask.shape[0]):
-            if mask[a] and (CELL <= a < CELL + CELLS or ROTATION <= a < ROTATION + 4):
+            if mask[a] and (in_block(a, CELL, CELLS) or in_block(a, ROTATION, ROTATIONS)):
                 return a
     if ph == Phase.FINALIZE or ph == Phase.RESPOND:
         play = _fight_play(obs, mask)
