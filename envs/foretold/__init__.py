@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
+from fatezoo.envs.core.stack import ASK, KIND, OWNER
 
 from . import rules
 from .cards import (
@@ -64,6 +65,7 @@ from .state import (
     REARRANGE_CAP,
     S_CARD,
     S_FLAGS,
+    S_TARGET,
     SHIELD_CAP,
     SPOTS,
     STACK_CAP,
@@ -187,7 +189,8 @@ def _check_stack(rec, n: int) -> None:
           f"in [0, {MAX_DICE}]")
     _need(((rec["protect"] == 0) | (rec["protect"] == 1)).all(), "protect", "0 or 1 per side")
     for i in range(top):
-        kind, owner, ask, card, target, flags = (int(x) for x in rec["stack"][i, :6])
+        kind, owner, ask, card, target, flags = (
+            int(rec["stack"][i, j]) for j in (KIND, OWNER, ASK, S_CARD, S_TARGET, S_FLAGS))
         what = f"stack entry {i}"
         _need(kind in (K_FATE, K_RELIC, K_GOLD, K_FLIP, K_ROLL, K_TRAP, K_SMITE, K_ABILITY,
                        K_ONSMITE), what,
@@ -344,9 +347,9 @@ def _check_cards(rec, r: dict, n: int) -> None:
     c = (rec["c_hand"].sum(0) + rec["c_discard"] + rec["c_out"]).astype(np.int64)
     for i in range(int(rec["stack_n"][0])):
         e = rec["stack"][i]
-        if e[0] == K_FATE:
+        if e[KIND] == K_FATE:
             c[e[S_CARD]] += 1
-        elif e[0] == K_RELIC and e[S_FLAGS] & F_SACRIFICED:
+        elif e[KIND] == K_RELIC and e[S_FLAGS] & F_SACRIFICED:
             rl[e[S_CARD]] += 1
     _conserve("Relic", rl, R_COPIES)
     for k in range(4):
@@ -469,9 +472,9 @@ def _check_phase(rec, r: dict, n: int) -> None:
     _need(r["die_set"] == 0 or ph == Phase.PICK_DIE, "die_set", "0 unless a die is picked")
     _need(ph != Phase.PICK_DIE or in_round, "fin", "a fight's round while a die is picked")
     top = int(rec["stack_n"][0])
-    bottom = int(rec["stack"][0, 0]) if top > 0 else -1
+    bottom = int(rec["stack"][0, KIND]) if top > 0 else -1
     raid_entry = bottom in RAID_KINDS  # a raid Action waits at the bottom of the stack
-    rolling = int(rec["stack"][0, 3]) if bottom == K_ROLL else -1  # the side about to roll
+    rolling = int(rec["stack"][0, S_CARD]) if bottom == K_ROLL else -1  # the side about to roll
     in_raid = ph in RAID_PHASES or (ph == Phase.DRAW and r["draw_in_raid"]) or in_round \
         or raid_entry
     _need((q >= 0) == in_raid, "defender", "set exactly during a Raid")
@@ -536,7 +539,7 @@ def _check_phase(rec, r: dict, n: int) -> None:
                   "a side of the fight while a Faithful is taken out of it")
     flips = set()
     for i in range(top):
-        kind, owner, card = (int(x) for x in rec["stack"][i, [0, 1, 3]])
+        kind, owner, card = (int(x) for x in rec["stack"][i, [KIND, OWNER, S_CARD]])
         if kind == K_FLIP:
             c, t = card // 4, int(rec["grid"][owner, card // 4])
             # the turn player's (Marketplace) or the Defender's during a Raid (R34: the
@@ -667,8 +670,8 @@ def _check_on_smite(rec, r: dict, ph: int, bottom: int) -> None:
         rules.R_WHEN[x - NF] == rules.W_ON_SMITE
     _need(bool(fires), "onsm", "an on-Smite Faithful or Relic type", x)
     if bottom == K_ONSMITE:
-        _need(int(rec["stack"][0, 3]) == x, "stack entry 0 card", f"the trigger {x} (onsm)",
-              int(rec["stack"][0, 3]))
+        _need(int(rec["stack"][0, S_CARD]) == x, "stack entry 0 card",
+              f"the trigger {x} (onsm)", int(rec["stack"][0, S_CARD]))
     if ph == Phase.VANDAL:
         _need(x < NF and rules.F_SMASH_ON_SMITE[x] > 0, "onsm", "a Vandal while one picks", x)
     if drawing:
@@ -708,7 +711,7 @@ def _check_assignment(rec, r: dict, ph: int, in_round: bool) -> None:
 def _check_raid_entry(rec, r: dict, kind: int, in_round: bool, rolling: int) -> None:
     """The raid Action at the bottom of the stack (R37, R47-R49, R58, R71)."""
     tp, q, c = r["turn_player"], r["defender"], r["marker"]
-    owner, card, target = (int(x) for x in rec["stack"][0, [1, 3, 4]])
+    owner, card, target = (int(x) for x in rec["stack"][0, [OWNER, S_CARD, S_TARGET]])
     _need(q >= 0 and c >= 0 and rec["grid"][q, c] >= 0, "stack entry 0",
           "a raid Action during a Raid", kind)
     if kind == K_ROLL:

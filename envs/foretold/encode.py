@@ -29,23 +29,132 @@ from .state import (
     CELLS,
     F_DECK_CAP,
     FATE_DECK_CAP,
+    FATE_DECKS,
+    FIN_DEFENSE,
+    FIN_RAID,
     MAX_DICE,
     MAX_LIFE,
     MAX_MOVES,
     MAX_P,
+    MIN_P,
     NUM_KINDS,
     NUM_PHASES,
     R_DECK_CAP,
     R_FROM_DECK,
     SHIELD_CAP,
     SPOTS,
+    Phase,
 )
 
-SEAT_SIZE = 10
-CELL_SIZE = 15
-G_PRESENT, G_HIDDEN, G_TYPE, G_SIDE, G_ROT, G_DOORS, G_STATIONS, G_ALTARS, G_BONUS, \
-    G_MARKER, G_CONQUERED = 0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13
-G_VISITED = 14
+
+def _starts(parts):
+    """The start of each named part of a field, from the parts' ``(name, size)``."""
+    starts, o = [], 0
+    for _, size in parts:
+        starts.append(o)
+        o += size
+    return tuple(starts)
+
+
+def _width(parts):
+    return sum(size for _, size in parts)
+
+
+# Each multi-part field names its parts once (an index, or the start of a run) and declares
+# its scales beside them: the encoder divides by a scale, the heuristic multiplies by it.
+# seats, per seat
+SEAT_PARTS = ("alive", "life", "gold", "temple", "party", "pool", "hand", "stations",
+              "altars", "relics")
+P_ALIVE, P_LIFE, P_GOLD, P_TEMPLE, P_PARTY, P_POOL, P_HAND, P_STATIONS, P_ALTARS, \
+    P_RELICS = range(len(SEAT_PARTS))
+SEAT_SIZE = len(SEAT_PARTS)
+LIFE_SCALE = MAX_LIFE
+GOLD_SCALE = 50.0
+GROUP_SCALE = 20.0  # the Temple, Raiding Party, Reinforce pool and Fate hand sizes
+TEMPLE_SUM_SCALE = 16.0  # Stations, Altars
+RELICS_SCALE = 10.0
+# discard, owned, my_groups, fight: Faithful by type; relics: Relics by type; my_hand,
+# fate_discard: Fate cards by type
+COUNT_SCALE = 10.0
+RELIC_COUNT_SCALE = 3.0
+FATE_COUNT_SCALE = 4.0
+# grid, per seat and cell
+CELL_PARTS = ("present", "hidden", "type", "side", "rotation", "door_n", "door_e", "door_s",
+              "door_w", "stations", "altars", "bonus", "marker", "conquered", "visited")
+G_PRESENT, G_HIDDEN, G_TYPE, G_SIDE, G_ROT, G_DOOR_N, G_DOOR_E, G_DOOR_S, G_DOOR_W, \
+    G_STATIONS, G_ALTARS, G_BONUS, G_MARKER, G_CONQUERED, G_VISITED = range(len(CELL_PARTS))
+G_DOORS = G_DOOR_N  # doorway d (0 N, 1 E, 2 S, 3 W) at G_DOORS + d
+CELL_SIZE = len(CELL_PARTS)
+TILE_TYPE_SCALE = NT  # (type + 1) / NT
+ROT_SCALE = 3.0
+TILE_STAT_SCALE = 2.0  # Stations, Altars, Combat Bonus of one Tile
+# my_groups (rows of NF types); encode_state's per-type triples in the same order
+GROUP_PARTS = ("temple", "party", "pool")
+GR_TEMPLE, GR_PARTY, GR_POOL = range(len(GROUP_PARTS))
+# faithful_row, relic_row, per spot: the pile size, then the one-hot top type from ROW_TOP
+ROW_PARTS = ("size", "top")
+ROW_SIZE, ROW_TOP = range(len(ROW_PARTS))
+F_SPOT_SIZE = ROW_TOP + NF
+R_SPOT_SIZE = ROW_TOP + NR
+PILE_SCALE = 10.0
+# held
+HELD_PARTS = (("faithful", NF), ("relic", NR), ("tile", 1), ("tile_type", 1))
+H_FAITHFUL, H_RELIC, H_TILE, H_TILE_TYPE = _starts(HELD_PARTS)
+# relic_return: the Relic acquired (one-hot type), where from (a spot, then the Relic Deck)
+RETURN_PARTS = (("take", NR), ("from", R_FROM_DECK + 1))
+RET_TAKE, RET_FROM = _starts(RETURN_PARTS)
+# deck_sizes
+DECK_PARTS = (("faithful", 1), ("relic", 1), ("tile", 1), ("fate", FATE_DECKS))
+D_FAITHFUL, D_RELIC, D_TILE, D_FATE = _starts(DECK_PARTS)
+TILE_DECK_SCALE = 25.0
+# raid
+RAID_PARTS = (("raider", MAX_P), ("defender", MAX_P), ("moves", 1), ("picked", 1),
+              ("trap_left", 1), ("vandals", 1))
+RD_RAIDER, RD_DEFENDER, RD_MOVES, RD_PICKED, RD_TRAP, RD_VANDALS = _starts(RAID_PARTS)
+PICKED_SCALE = 10.0
+TRAP_SCALE = 3.0
+VANDAL_SCALE = 3.0
+# fight (rows of NF types; the side s of a fight is row s)
+FIGHT_PARTS = ("dispatched", "defending", "defeated")
+FT_DISPATCHED, FT_DEFENDING, FT_DEFEATED = range(len(FIGHT_PARTS))
+# combat: dice and assigned hold the Raid side's MAX_DICE, then the Defense side's;
+# rolls the Raid then the Defense Combat Roll
+COMBAT_PARTS = (("dice", 2 * MAX_DICE), ("rolls", 2), ("smite", 1), ("assigned", 2 * MAX_DICE),
+                ("assign_left", 1))
+CB_DICE, CB_ROLLS, CB_SMITE, CB_ASSIGNED, CB_ASSIGN_LEFT = _starts(COMBAT_PARTS)
+DIE_SCALE = 6.0  # a die's face, the Smiting Die's too
+ROLL_SCALE = 40.0
+ASSIGN_SCALE = 10.0
+# fight_mods: the Raider's then the Defender's entry where a part has two
+MODS_PARTS = (("bonus", 2), ("malus", 2), ("win_ties", 2), ("extra", 2), ("recall_more", 1),
+              ("after_defense_roll", 1), ("after_raid_roll", 1), ("die_left", 1))
+M_BONUS, M_MALUS, M_WIN_TIES, M_EXTRA, M_RECALL, M_AFTER_DEFENSE, M_AFTER_RAID, \
+    M_DIE_LEFT = _starts(MODS_PARTS)
+BONUS_SCALE = 10.0  # bonuses and maluses
+EXTRA_SCALE = 3.0
+RECALL_SCALE = 3.0
+DIE_LEFT_SCALE = 2.0
+# misc
+MISC_PARTS = ("devotees", "draws", "searching", "progress", "rearranged", "move_to")
+MI_DEVOTEES, MI_DRAWS, MI_SEARCH, MI_PROGRESS, MI_REARRANGED, MI_MOVE_TO = \
+    range(len(MISC_PARTS))
+DEVOTEE_SCALE = 10.0
+DRAW_SCALE = 3.0
+REARRANGE_SCALE = 4.0
+MOVE_TO_SCALE = 16.0  # (cell + 1) / 16
+# fatesworn: the option, then the active Decrees
+FS_PARTS = ("option", "tile", "fate", "smite", "heal", "gold")
+FS_OPTION, FS_TILE, FS_FATE, FS_SMITE, FS_HEAL, FS_GOLD = range(len(FS_PARTS))
+DECREE_SCALE = 3.0
+# actions
+ACT_PARTS = (("shield", MAX_P), ("waive", 1), ("discount", 1), ("sel_play", NC + NR),
+             ("actor", MAX_P))
+AC_SHIELD, AC_WAIVE, AC_DISCOUNT, AC_SEL_PLAY, AC_ACTOR = _starts(ACT_PARTS)
+DISCOUNT_SCALE = 5.0
+# choice
+CHOICE_PARTS = (("card", NC + NR), ("seat", MAX_P), ("left", 1), ("protect", 2))
+CH_CARD, CH_SEAT, CH_LEFT, CH_PROTECT = _starts(CHOICE_PARTS)
+PICKS_SCALE = 3.0
 CODEC = StackCodec(depth=4, columns=[("kind", ONEHOT, NUM_KINDS), ("owner", SEAT, MAX_P),
                                      ("ask", SKIP, 0), ("card", ONEHOT, max(NC, NR)),
                                      ("target", SEAT, MAX_P), ("flags", ONEHOT, 4)])
@@ -70,44 +179,46 @@ OBS = ObsLayout((
              "per seat, cell: Tile present, unseen B-side, (type+1)/23 if known, side, "
              "rotation/3, doorways N E S W, Stations/2, Altars/2, Combat Bonus/2, Marker here, "
              "conquered, visited"),
-    ObsField("my_groups", (3, NF), "your Temple, Raiding Party and Reinforce pool by type /10"),
+    ObsField("my_groups", (len(GROUP_PARTS), NF),
+             "your Temple, Raiding Party and Reinforce pool by type /10"),
     ObsField("my_hand", (NC,), "your Fate cards by type /4"),
     ObsField("fate_discard", (NC,), "the shared Fate discard by type /4"),
-    ObsField("faithful_row", (SPOTS, 1 + NF), "per spot: pile size/10, one-hot top type"),
-    ObsField("relic_row", (SPOTS, 1 + NR), "per spot: pile size/10, one-hot top type"),
-    ObsField("held", (NF + NR + 2,), "revealed Faithful and revealed or returned (R20) Relic "
-                                     "waiting for a spot (one-hot), bought Tile held, its "
-                                     "(type+1)/23 if yours"),
-    ObsField("relic_return", (NR + R_FROM_DECK + 1,),
+    ObsField("faithful_row", (SPOTS, F_SPOT_SIZE), "per spot: pile size/10, one-hot top type"),
+    ObsField("relic_row", (SPOTS, R_SPOT_SIZE), "per spot: pile size/10, one-hot top type"),
+    ObsField("held", (_width(HELD_PARTS),),
+             "revealed Faithful and revealed or returned (R20) Relic waiting for a spot "
+             "(one-hot), bought Tile held, its (type+1)/23 if yours"),
+    ObsField("relic_return", (_width(RETURN_PARTS),),
              "a change of Fate waiting on its returns (R20): the Relic acquired when they are "
              "back (one-hot type), where it is taken from (one-hot Relic Row spot, then the "
              "Relic Deck); the seat returning is the seat choosing in actions"),
-    ObsField("deck_sizes", (7,), "Faithful, Relic, Tile, 4 Fate Deck sizes (/capacity)"),
-    ObsField("raid", (2 * MAX_P + 4,), "one-hot Raider, one-hot Defender, moves/32, "
-                                       "picked/10, trap discards left/3, Vandals left/3"),
-    ObsField("fight", (3, NF), "dispatched, Defending, Defeated Faithful by type /10"),
-    ObsField("combat", (4 * MAX_DICE + 4,), "Raid and Defense dice /6, Combat Rolls /40 "
-                                            "(running while the fight is live, R52), "
-                                            "Smiting Die/6, per die: assigned to a "
-                                            "die-dependent Faithful (R50), dice still to "
-                                            "assign /10"),
-    ObsField("fight_mods", (12,), "this fight: Raider's and Defender's bonus /10, their "
-                                  "maluses /10, win ties (2), extra dice to roll /3 (2), extra "
-                                  "recalls /3, round after the Defense / Raid roll (2), dice "
-                                  "still to pick /2"),
+    ObsField("deck_sizes", (_width(DECK_PARTS),),
+             "Faithful, Relic, Tile, 4 Fate Deck sizes (/capacity)"),
+    ObsField("raid", (_width(RAID_PARTS),), "one-hot Raider, one-hot Defender, moves/32, "
+                                            "picked/10, trap discards left/3, Vandals left/3"),
+    ObsField("fight", (len(FIGHT_PARTS), NF),
+             "dispatched, Defending, Defeated Faithful by type /10"),
+    ObsField("combat", (_width(COMBAT_PARTS),),
+             "Raid and Defense dice /6, Combat Rolls /40 (running while the fight is live, "
+             "R52), Smiting Die/6, per die: assigned to a die-dependent Faithful (R50), dice "
+             "still to assign /10"),
+    ObsField("fight_mods", (_width(MODS_PARTS),),
+             "this fight: Raider's and Defender's bonus /10, their maluses /10, win ties (2), "
+             "extra dice to roll /3 (2), extra recalls /3, round after the Defense / Raid roll "
+             "(2), dice still to pick /2"),
     ObsField("sel_cell", (CELLS,), "one-hot cell being placed or flipped"),
-    ObsField("misc", (6,), "Devotees played/10, Fate draws left/3, search in progress, "
-                           "turn/max_turns, rearranging moves made/4, the cell a Tile "
-                           "moves to (cell+1)/16"),
-    ObsField("num_players", (3,), "one-hot 2, 3, 4 players"),
-    ObsField("fatesworn", (6,), "the fatesworn option, then the active Decrees (R88) /3: "
-                                "Tile cost, Fate card price, Smite damage, Heal and gold at "
-                                "the start of a turn"),
-    ObsField("actions", (MAX_P + 2 + NC + NR + MAX_P,),
+    ObsField("misc", (len(MISC_PARTS),),
+             "Devotees played/10, Fate draws left/3, search in progress, turn/max_turns, "
+             "rearranging moves made/4, the cell a Tile moves to (cell+1)/16"),
+    ObsField("num_players", (MAX_P - MIN_P + 1,), "one-hot 2, 3, 4 players"),
+    ObsField("fatesworn", (len(FS_PARTS),),
+             "the fatesworn option, then the active Decrees (R88) /3: Tile cost, Fate card price, "
+             "Smite damage, Heal and gold at the start of a turn"),
+    ObsField("actions", (_width(ACT_PARTS),),
              "per seat Prevent points /60, your Fate cost waived, purchase discount/5, "
              "the card awaiting its target (Fate type, then Relic type, one-hot), the seat "
              "choosing a target, a die, a pick, a draw or a returned Relic's pile (one-hot)"),
-    ObsField("choice", (NC + NR + MAX_P + 3,),
+    ObsField("choice", (_width(CHOICE_PARTS),),
              "a resolving effect's choice (Phase.CHOOSE): its card (Fate type, then Relic "
              "type, one-hot), the seat it targets (one-hot), picks left /3; PROTECT_PARTY "
              "for the Raider's and the Defender's side"),
@@ -127,8 +238,8 @@ O_CDISC = OBS.start("fate_discard")
 O_FROW = OBS.start("faithful_row")
 O_RROW = OBS.start("relic_row")
 O_HELD = OBS.start("held")
-O_RETURN = OBS.start("relic_return")  # the type, then at O_RETURN_FROM the source
-O_RETURN_FROM = O_RETURN + NR
+O_RETURN = OBS.start("relic_return")  # the type at RET_TAKE, the source at RET_FROM
+O_RETURN_FROM = O_RETURN + RET_FROM
 O_DECKS = OBS.start("deck_sizes")
 O_RAID = OBS.start("raid")
 O_FIGHT = OBS.start("fight")
@@ -166,22 +277,23 @@ def encode(rec, viewer, omniscient, out):
     for r in range(n):
         q = (v + r) % n
         o = O_SEATS + r * SEAT_SIZE
-        out[o] = rec["alive"][q]
-        out[o + 1] = rec["life"][q] / MAX_LIFE
-        out[o + 2] = _c(rec["gold"][q] / 50.0)
-        out[o + 3] = _c(count(rec["f_temple"][q]) / 20.0)
-        out[o + 4] = _c(count(rec["f_party"][q]) / 20.0)
-        out[o + 5] = _c(count(rec["f_pool"][q]) / 20.0)
-        out[o + 6] = _c(count(rec["c_hand"][q]) / 20.0)
-        out[o + 7] = _c(temple_sum(rec, q, T_STATIONS) / 16.0)
-        out[o + 8] = _c(temple_sum(rec, q, T_ALTARS) / 16.0)
-        out[o + 9] = _c(count(rec["r_owned"][q]) / 10.0)
+        out[o + P_ALIVE] = rec["alive"][q]
+        out[o + P_LIFE] = rec["life"][q] / LIFE_SCALE
+        out[o + P_GOLD] = _c(rec["gold"][q] / GOLD_SCALE)
+        out[o + P_TEMPLE] = _c(count(rec["f_temple"][q]) / GROUP_SCALE)
+        out[o + P_PARTY] = _c(count(rec["f_party"][q]) / GROUP_SCALE)
+        out[o + P_POOL] = _c(count(rec["f_pool"][q]) / GROUP_SCALE)
+        out[o + P_HAND] = _c(count(rec["c_hand"][q]) / GROUP_SCALE)
+        out[o + P_STATIONS] = _c(temple_sum(rec, q, T_STATIONS) / TEMPLE_SUM_SCALE)
+        out[o + P_ALTARS] = _c(temple_sum(rec, q, T_ALTARS) / TEMPLE_SUM_SCALE)
+        out[o + P_RELICS] = _c(count(rec["r_owned"][q]) / RELICS_SCALE)
         for t in range(NF):
-            out[O_DISCARD + r * NF + t] = _c(rec["f_discard"][q, t] / 10.0)
+            out[O_DISCARD + r * NF + t] = _c(rec["f_discard"][q, t] / COUNT_SCALE)
             out[O_OWNED + r * NF + t] = _c(
-                (rec["f_temple"][q, t] + rec["f_party"][q, t] + rec["f_pool"][q, t]) / 10.0)
+                (rec["f_temple"][q, t] + rec["f_party"][q, t] + rec["f_pool"][q, t])
+                / COUNT_SCALE)
         for k in range(NR):
-            out[O_RELICS + r * NR + k] = _c(rec["r_owned"][q, k] / 3.0)
+            out[O_RELICS + r * NR + k] = _c(rec["r_owned"][q, k] / RELIC_COUNT_SCALE)
         for c in range(CELLS):
             t = int(rec["grid"][q, c])
             if t < 0:
@@ -191,117 +303,119 @@ def encode(rec, viewer, omniscient, out):
             out[o + G_PRESENT] = 1.0
             seen = omniscient or q == v or t < 5 or s == 1
             if seen:
-                out[o + G_TYPE] = (t + 1) / NT
+                out[o + G_TYPE] = (t + 1) / TILE_TYPE_SCALE
             else:
                 out[o + G_HIDDEN] = 1.0
             out[o + G_SIDE] = s
-            out[o + G_ROT] = rec["rot"][q, c] / 3.0
+            out[o + G_ROT] = rec["rot"][q, c] / ROT_SCALE
             doors = rotate(T_DOORS[t, s], rec["rot"][q, c])
             for d in range(4):
                 out[o + G_DOORS + d] = (doors >> d) & 1
-            out[o + G_STATIONS] = _c(T_STATIONS[t, s] / 2.0)
-            out[o + G_ALTARS] = _c(T_ALTARS[t, s] / 2.0)
-            out[o + G_BONUS] = _c(T_BONUS[t, s] / 2.0)
+            out[o + G_STATIONS] = _c(T_STATIONS[t, s] / TILE_STAT_SCALE)
+            out[o + G_ALTARS] = _c(T_ALTARS[t, s] / TILE_STAT_SCALE)
+            out[o + G_BONUS] = _c(T_BONUS[t, s] / TILE_STAT_SCALE)
             if q == q_def:
                 out[o + G_MARKER] = 1.0 if rec["marker"] == c else 0.0
                 out[o + G_CONQUERED] = rec["conquered"][c]
                 out[o + G_VISITED] = rec["visited"][c]
     for t in range(NF):
-        out[O_MINE + t] = _c(rec["f_temple"][v, t] / 10.0)
-        out[O_MINE + NF + t] = _c(rec["f_party"][v, t] / 10.0)
-        out[O_MINE + 2 * NF + t] = _c(rec["f_pool"][v, t] / 10.0)
+        out[O_MINE + GR_TEMPLE * NF + t] = _c(rec["f_temple"][v, t] / COUNT_SCALE)
+        out[O_MINE + GR_PARTY * NF + t] = _c(rec["f_party"][v, t] / COUNT_SCALE)
+        out[O_MINE + GR_POOL * NF + t] = _c(rec["f_pool"][v, t] / COUNT_SCALE)
     for k in range(NC):
-        out[O_HAND + k] = _c(rec["c_hand"][v, k] / 4.0)
-        out[O_CDISC + k] = _c(rec["c_discard"][k] / 4.0)
+        out[O_HAND + k] = _c(rec["c_hand"][v, k] / FATE_COUNT_SCALE)
+        out[O_CDISC + k] = _c(rec["c_discard"][k] / FATE_COUNT_SCALE)
     for k in range(SPOTS):
         m = rec["f_row_n"][k]
-        o = O_FROW + k * (1 + NF)
-        out[o] = _c(m / 10.0)
+        o = O_FROW + k * F_SPOT_SIZE
+        out[o + ROW_SIZE] = _c(m / PILE_SCALE)
         if m > 0:
-            out[o + 1 + int(rec["f_row"][k, m - 1])] = 1.0
+            out[o + ROW_TOP + int(rec["f_row"][k, m - 1])] = 1.0
         m = rec["r_row_n"][k]
-        o = O_RROW + k * (1 + NR)
-        out[o] = _c(m / 10.0)
+        o = O_RROW + k * R_SPOT_SIZE
+        out[o + ROW_SIZE] = _c(m / PILE_SCALE)
         if m > 0:
-            out[o + 1 + int(rec["r_row"][k, m - 1])] = 1.0
+            out[o + ROW_TOP + int(rec["r_row"][k, m - 1])] = 1.0
     if rec["f_held"] >= 0:
-        out[O_HELD + int(rec["f_held"])] = 1.0
+        out[O_HELD + H_FAITHFUL + int(rec["f_held"])] = 1.0
     if rec["r_held"] >= 0:
-        out[O_HELD + NF + int(rec["r_held"])] = 1.0
+        out[O_HELD + H_RELIC + int(rec["r_held"])] = 1.0
     if rec["r_take"] >= 0:  # public: the acquisition and the row are face up
-        out[O_RETURN + int(rec["r_take"])] = 1.0
-        out[O_RETURN_FROM + int(rec["r_from"])] = 1.0
+        out[O_RETURN + RET_TAKE + int(rec["r_take"])] = 1.0
+        out[O_RETURN + RET_FROM + int(rec["r_from"])] = 1.0
     if rec["t_held"] >= 0:
-        out[O_HELD + NF + NR] = 1.0
+        out[O_HELD + H_TILE] = 1.0
         if omniscient or v == tp:
-            out[O_HELD + NF + NR + 1] = (rec["t_held"] + 1) / NT
-    out[O_DECKS] = rec["f_deck_n"] / F_DECK_CAP
-    out[O_DECKS + 1] = rec["r_deck_n"] / R_DECK_CAP
-    out[O_DECKS + 2] = _c(rec["t_deck_n"] / 25.0)
-    for f in range(4):
-        out[O_DECKS + 3 + f] = rec["c_deck_n"][f] / FATE_DECK_CAP
+            out[O_HELD + H_TILE_TYPE] = (rec["t_held"] + 1) / TILE_TYPE_SCALE
+    out[O_DECKS + D_FAITHFUL] = rec["f_deck_n"] / F_DECK_CAP
+    out[O_DECKS + D_RELIC] = rec["r_deck_n"] / R_DECK_CAP
+    out[O_DECKS + D_TILE] = _c(rec["t_deck_n"] / TILE_DECK_SCALE)
+    for f in range(FATE_DECKS):
+        out[O_DECKS + D_FATE + f] = rec["c_deck_n"][f] / FATE_DECK_CAP
     if q_def >= 0:
-        out[O_RAID + (tp - v + n) % n] = 1.0
-        out[O_RAID + MAX_P + (q_def - v + n) % n] = 1.0
-    out[O_RAID + 2 * MAX_P] = rec["moves"] / MAX_MOVES
-    out[O_RAID + 2 * MAX_P + 1] = _c(rec["picked"] / 10.0)
-    out[O_RAID + 2 * MAX_P + 2] = _c(rec["trap_left"] / 3.0)
-    out[O_RAID + 2 * MAX_P + 3] = _c(rec["vandals"] / 3.0)
+        out[O_RAID + RD_RAIDER + (tp - v + n) % n] = 1.0
+        out[O_RAID + RD_DEFENDER + (q_def - v + n) % n] = 1.0
+    out[O_RAID + RD_MOVES] = rec["moves"] / MAX_MOVES
+    out[O_RAID + RD_PICKED] = _c(rec["picked"] / PICKED_SCALE)
+    out[O_RAID + RD_TRAP] = _c(rec["trap_left"] / TRAP_SCALE)
+    out[O_RAID + RD_VANDALS] = _c(rec["vandals"] / VANDAL_SCALE)
     for t in range(NF):
-        out[O_FIGHT + t] = _c(rec["f_fight"][0, t] / 10.0)
-        out[O_FIGHT + NF + t] = _c(rec["f_fight"][1, t] / 10.0)
-        out[O_FIGHT + 2 * NF + t] = _c(rec["f_defeated"][t] / 10.0)
+        out[O_FIGHT + FT_DISPATCHED * NF + t] = _c(rec["f_fight"][0, t] / COUNT_SCALE)
+        out[O_FIGHT + FT_DEFENDING * NF + t] = _c(rec["f_fight"][1, t] / COUNT_SCALE)
+        out[O_FIGHT + FT_DEFEATED * NF + t] = _c(rec["f_defeated"][t] / COUNT_SCALE)
     for s in range(2):
         for i in range(rec["dice_n"][s]):
-            out[O_COMBAT + s * MAX_DICE + i] = rec["dice"][s, i] / 6.0
-        out[O_COMBAT + 2 * MAX_DICE + s] = _c(shown_total(rec, s) / 40.0)
-    out[O_COMBAT + 2 * MAX_DICE + 2] = rec["smite_roll"] / 6.0
+            out[O_COMBAT + CB_DICE + s * MAX_DICE + i] = rec["dice"][s, i] / DIE_SCALE
+        out[O_COMBAT + CB_ROLLS + s] = _c(shown_total(rec, s) / ROLL_SCALE)
+    out[O_COMBAT + CB_SMITE] = rec["smite_roll"] / DIE_SCALE
     for s in range(2):
         for i in range(rec["dice_n"][s]):
             if rec["die_to"][s, i] >= 0:
-                out[O_COMBAT + 2 * MAX_DICE + 3 + s * MAX_DICE + i] = 1.0
-    out[O_COMBAT + 4 * MAX_DICE + 3] = _c(rec["assign_left"] / 10.0)
+                out[O_COMBAT + CB_ASSIGNED + s * MAX_DICE + i] = 1.0
+    out[O_COMBAT + CB_ASSIGN_LEFT] = _c(rec["assign_left"] / ASSIGN_SCALE)
     for s in range(2):
-        out[O_MODS + s] = _c(max(0, rec["bonus"][s]) / 10.0)
-        out[O_MODS + 2 + s] = _c(max(0, -rec["bonus"][s]) / 10.0)
-        out[O_MODS + 4 + s] = rec["win_ties"][s]
-        out[O_MODS + 6 + s] = _c(rec["extra"][s] / 3.0)
-    out[O_MODS + 8] = _c(rec["recall_more"] / 3.0)
-    if rec["fin"] > 0:
-        out[O_MODS + 8 + int(rec["fin"])] = 1.0
-    out[O_MODS + 11] = rec["die_left"] / 2.0
+        out[O_MODS + M_BONUS + s] = _c(max(0, rec["bonus"][s]) / BONUS_SCALE)
+        out[O_MODS + M_MALUS + s] = _c(max(0, -rec["bonus"][s]) / BONUS_SCALE)
+        out[O_MODS + M_WIN_TIES + s] = rec["win_ties"][s]
+        out[O_MODS + M_EXTRA + s] = _c(rec["extra"][s] / EXTRA_SCALE)
+    out[O_MODS + M_RECALL] = _c(rec["recall_more"] / RECALL_SCALE)
+    if rec["fin"] == FIN_DEFENSE:
+        out[O_MODS + M_AFTER_DEFENSE] = 1.0
+    elif rec["fin"] == FIN_RAID:
+        out[O_MODS + M_AFTER_RAID] = 1.0
+    out[O_MODS + M_DIE_LEFT] = rec["die_left"] / DIE_LEFT_SCALE
     if rec["sel_cell"] >= 0:
         out[O_SEL + int(rec["sel_cell"])] = 1.0
-    out[O_MISC] = _c(rec["devotees"] / 10.0)
-    out[O_MISC + 1] = _c(rec["draws"] / 3.0)
-    out[O_MISC + 2] = 1.0 if rec["phase"] == 8 else 0.0
-    out[O_MISC + 3] = _c(rec["turn"] / max(1, rec["max_turns"]))
-    out[O_MISC + 4] = rec["rearranged"] / 4.0
-    out[O_MISC + 5] = (rec["move_to"] + 1) / 16.0
-    out[O_NP + n - 2] = 1.0
-    out[O_FS] = rec["fatesworn"]
-    out[O_FS + 1] = _c(decree_sum(rec, E_DECREE_TILE) / 3.0)
-    out[O_FS + 2] = _c(decree_sum(rec, E_DECREE_FATE) / 3.0)
-    out[O_FS + 3] = _c(decree_sum(rec, E_DECREE_SMITE) / 3.0)
-    out[O_FS + 4] = _c(decree_sum(rec, E_DECREE_HEAL) / 3.0)
-    out[O_FS + 5] = _c(decree_sum(rec, E_DECREE_GOLD) / 3.0)
+    out[O_MISC + MI_DEVOTEES] = _c(rec["devotees"] / DEVOTEE_SCALE)
+    out[O_MISC + MI_DRAWS] = _c(rec["draws"] / DRAW_SCALE)
+    out[O_MISC + MI_SEARCH] = 1.0 if rec["phase"] == Phase.SEARCH else 0.0
+    out[O_MISC + MI_PROGRESS] = _c(rec["turn"] / max(1, rec["max_turns"]))
+    out[O_MISC + MI_REARRANGED] = rec["rearranged"] / REARRANGE_SCALE
+    out[O_MISC + MI_MOVE_TO] = (rec["move_to"] + 1) / MOVE_TO_SCALE
+    out[O_NP + n - MIN_P] = 1.0
+    out[O_FS + FS_OPTION] = rec["fatesworn"]
+    out[O_FS + FS_TILE] = _c(decree_sum(rec, E_DECREE_TILE) / DECREE_SCALE)
+    out[O_FS + FS_FATE] = _c(decree_sum(rec, E_DECREE_FATE) / DECREE_SCALE)
+    out[O_FS + FS_SMITE] = _c(decree_sum(rec, E_DECREE_SMITE) / DECREE_SCALE)
+    out[O_FS + FS_HEAL] = _c(decree_sum(rec, E_DECREE_HEAL) / DECREE_SCALE)
+    out[O_FS + FS_GOLD] = _c(decree_sum(rec, E_DECREE_GOLD) / DECREE_SCALE)
     for r in range(n):
-        out[O_ACT + r] = rec["shield"][(v + r) % n] / SHIELD_CAP
-    out[O_ACT + MAX_P] = rec["waive"]  # public: the Oracle and Mastery are played face up
-    out[O_ACT + MAX_P + 1] = _c(rec["discount"] / 5.0)
+        out[O_ACT + AC_SHIELD + r] = rec["shield"][(v + r) % n] / SHIELD_CAP
+    out[O_ACT + AC_WAIVE] = rec["waive"]  # public: the Oracle and Mastery are played face up
+    out[O_ACT + AC_DISCOUNT] = _c(rec["discount"] / DISCOUNT_SCALE)
     sp = int(rec["sel_play"])
     if 0 <= sp < NC + NR:
-        out[O_ACT + MAX_P + 2 + sp] = 1.0
+        out[O_ACT + AC_SEL_PLAY + sp] = 1.0
     if rec["actor"] >= 0:
-        out[O_ACT + MAX_P + 2 + NC + NR + (int(rec["actor"]) - v + n) % n] = 1.0
+        out[O_ACT + AC_ACTOR + (int(rec["actor"]) - v + n) % n] = 1.0
     ch = int(rec["ch_card"])
     if 0 <= ch < NC + NR:
-        out[O_CHOICE + ch] = 1.0
+        out[O_CHOICE + CH_CARD + ch] = 1.0
     if 0 <= rec["ch_seat"] < n:
-        out[O_CHOICE + NC + NR + (int(rec["ch_seat"]) - v + n) % n] = 1.0
-    out[O_CHOICE + NC + NR + MAX_P] = _c(rec["ch_left"] / 3.0)
-    out[O_CHOICE + NC + NR + MAX_P + 1] = rec["protect"][0]
-    out[O_CHOICE + NC + NR + MAX_P + 2] = rec["protect"][1]
+        out[O_CHOICE + CH_SEAT + (int(rec["ch_seat"]) - v + n) % n] = 1.0
+    out[O_CHOICE + CH_LEFT] = _c(rec["ch_left"] / PICKS_SCALE)
+    for s in range(2):
+        out[O_CHOICE + CH_PROTECT + s] = rec["protect"][s]
     encode_stack(rec["stack"], rec["stack_n"], v, n, CODES, SIZES, DEPTH, out, O_STACK)
 
 
@@ -312,12 +426,12 @@ def encode_state(rec, out):
     o = OBS_SIZE
     for p in range(MAX_P):
         for t in range(NF):
-            out[o] = _c(rec["f_temple"][p, t] / 10.0)
-            out[o + 1] = _c(rec["f_party"][p, t] / 10.0)
-            out[o + 2] = _c(rec["f_pool"][p, t] / 10.0)
-            o += 3
+            out[o + GR_TEMPLE] = _c(rec["f_temple"][p, t] / COUNT_SCALE)
+            out[o + GR_PARTY] = _c(rec["f_party"][p, t] / COUNT_SCALE)
+            out[o + GR_POOL] = _c(rec["f_pool"][p, t] / COUNT_SCALE)
+            o += len(GROUP_PARTS)
         for k in range(NC):
-            out[o] = _c(rec["c_hand"][p, k] / 4.0)
+            out[o] = _c(rec["c_hand"][p, k] / FATE_COUNT_SCALE)
             o += 1
 
 

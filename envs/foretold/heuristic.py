@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from fatezoo.envs.core.decisions import in_block
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
 
@@ -41,13 +42,29 @@ from .cards import (
     R_IS_FATE,
 )
 from .encode import (
+    BONUS_SCALE,
+    CB_DICE,
     CELL_SIZE,
+    COUNT_SCALE,
+    DIE_SCALE,
+    F_SPOT_SIZE,
+    FT_DEFENDING,
+    FT_DISPATCHED,
     G_BONUS,
     G_DOORS,
     G_MARKER,
     G_PRESENT,
     G_STATIONS,
     G_TYPE,
+    GOLD_SCALE,
+    GR_PARTY,
+    GR_POOL,
+    GR_TEMPLE,
+    LIFE_SCALE,
+    M_AFTER_RAID,
+    M_BONUS,
+    M_MALUS,
+    M_WIN_TIES,
     O_COMBAT,
     O_FIGHT,
     O_FROW,
@@ -60,7 +77,16 @@ from .encode import (
     O_RETURN,
     O_RROW,
     O_SEATS,
+    P_GOLD,
+    P_LIFE,
+    R_SPOT_SIZE,
+    RD_DEFENDER,
+    RD_RAIDER,
+    RET_TAKE,
+    ROW_TOP,
     SEAT_SIZE,
+    TILE_STAT_SCALE,
+    TILE_TYPE_SCALE,
 )
 from .rules import (
     E_ADD_DIE,
@@ -98,8 +124,10 @@ from .state import (
     CELLS,
     DIRECTION,
     FATE_DECK,
+    FATE_DECKS,
     FLIP,
     MAX_DICE,
+    MAX_LIFE,
     MAX_P,
     NUM_PHASES,
     PASS,
@@ -110,9 +138,11 @@ from .state import (
     PLAY_GOLD,
     RETREAT,
     ROTATION,
+    ROTATIONS,
     SPOT,
     SPOTS,
     TARGET_SEAT,
+    TARGET_SEATS,
     USE_RELIC,
     Phase,
 )
@@ -134,7 +164,7 @@ FATE_THREAT = 3.0  # a Fate Relic an opponent of its Fate lacks: a step to its R
 
 @njit(cache=True)
 def _count(obs, o):
-    return int(obs[o] * 10.0 + 0.5)
+    return int(obs[o] * COUNT_SCALE + 0.5)
 
 
 @njit(cache=True)
@@ -153,7 +183,7 @@ def _phase(obs):
 
 @njit(cache=True)
 def _my_gold(obs):
-    return int(obs[O_SEATS + 2] * 50.0 + 0.5)
+    return int(obs[O_SEATS + P_GOLD] * GOLD_SCALE + 0.5)
 
 
 @njit(cache=True)
@@ -181,7 +211,7 @@ def _marker(obs, seat):
 @njit(cache=True)
 def _heart(obs, seat):
     for c in range(CELLS):
-        t = int(_grid(obs, seat, c, G_TYPE) * NT + 0.5) - 1
+        t = int(_grid(obs, seat, c, G_TYPE) * TILE_TYPE_SCALE + 0.5) - 1
         if t == HEART:
             return c
     return -1
@@ -200,7 +230,7 @@ def _heart_steps(obs, seat, heart):
 
 @njit(cache=True)
 def _my_life(obs):
-    return int(obs[O_SEATS + 1] * 20.0 + 0.5)
+    return int(obs[O_SEATS + P_LIFE] * LIFE_SCALE + 0.5)
 
 
 @njit(cache=True)
@@ -214,7 +244,7 @@ def _play_value(obs, e, a, b):
     if e == E_DAMAGE or e == E_DAMAGE_ALL:
         return 3.0 + a
     if e == E_HEAL:
-        return 2.0 + a if life <= 20 - a or life <= 10 else 0.0
+        return 2.0 + a if life <= MAX_LIFE - a or life <= 10 else 0.0
     if e == E_HEAL_FULL:
         return 6.0 if life <= 10 else 0.0
     if e == E_PREVENT:
@@ -225,9 +255,9 @@ def _play_value(obs, e, a, b):
 @njit(cache=True)
 def _side(obs):
     """0 if I am the Raider in a Raid, 1 if the Defender, else -1 (relative seats: 0 = me)."""
-    if obs[O_RAID] > 0.5:
+    if obs[O_RAID + RD_RAIDER] > 0.5:
         return 0
-    if obs[O_RAID + MAX_P] > 0.5:
+    if obs[O_RAID + RD_DEFENDER] > 0.5:
         return 1
     return -1
 
@@ -237,19 +267,19 @@ def _side_estimate(obs, s):
     """A side's Combat Roll as the observation shows it (dice, Faithful, bonuses)."""
     total = 0.0
     for i in range(MAX_DICE):
-        total += obs[O_COMBAT + s * MAX_DICE + i] * 6.0
+        total += obs[O_COMBAT + CB_DICE + s * MAX_DICE + i] * DIE_SCALE
     size = 0
     for t in range(NF):
         size += _count(obs, O_FIGHT + s * NF + t)
     for t in range(NF):
         m = _count(obs, O_FIGHT + s * NF + t)
         total += m * ((F_RAID[t] if s == 0 else F_DEFEND[t]) + F_ALLY[t] * (size - 1))
-    total += (obs[O_MODS + s] - obs[O_MODS + 2 + s]) * 10.0
+    total += (obs[O_MODS + M_BONUS + s] - obs[O_MODS + M_MALUS + s]) * BONUS_SCALE
     if s == 1:  # the raided Tile's Combat Bonus
         seat = _defender_seat(obs)
         c = _marker(obs, seat) if seat >= 0 else -1
         if c >= 0:
-            total += _grid(obs, seat, c, G_BONUS) * 2.0
+            total += _grid(obs, seat, c, G_BONUS) * TILE_STAT_SCALE
     return np.floor(total + 0.5)  # whole points (the observation's scaling is float32)
 
 
@@ -263,7 +293,7 @@ def _fight_gain(obs, e, a, b, s, gap):
     if e == E_ADD_DIE:
         return 3.5 * a
     if e == E_WIN_TIES:  # the Raider one short: a tie then wins
-        return gap if s == 0 and gap <= 1.0 and obs[O_MODS + 4 + s] < 0.5 else 0.0
+        return gap if s == 0 and gap <= 1.0 and obs[O_MODS + M_WIN_TIES + s] < 0.5 else 0.0
     if e == E_REMOVE or e == E_SACRIFICE or e == E_CONVERT or e == E_PAY_REMOVE:
         return 4.0
     return 0.0
@@ -273,13 +303,13 @@ def _fight_gain(obs, e, a, b, s, gap):
 def _fight_play(obs, mask):
     """In a fight I am a side of, once both sides rolled: the card or Relic that turns it."""
     s = _side(obs)
-    if s < 0 or obs[O_MODS + 10] < 0.5 or obs[O_COMBAT] <= 0.0 \
-            or obs[O_COMBAT + MAX_DICE] <= 0.0:
+    if s < 0 or obs[O_MODS + M_AFTER_RAID] < 0.5 or obs[O_COMBAT + CB_DICE] <= 0.0 \
+            or obs[O_COMBAT + CB_DICE + MAX_DICE] <= 0.0:
         return -1
     mine = _side_estimate(obs, s)
     theirs = _side_estimate(obs, 1 - s)
     # the Raider must beat the Defense (ties go to the Defender but for WIN_TIES)
-    ties = obs[O_MODS + 4] > 0.5
+    ties = obs[O_MODS + M_WIN_TIES] > 0.5  # the Raider's
     gap = theirs - mine + (1.0 if s == 0 and not ties else 0.0)
     if s == 1 and ties:
         gap += 1.0
@@ -327,14 +357,14 @@ def _market(obs, mask, rng):
     best, bv = -1, 1.2
     for k in range(SPOTS):
         if mask[BUY_FAITHFUL + k]:
-            o = O_FROW + k * (1 + NF) + 1
+            o = O_FROW + k * F_SPOT_SIZE + ROW_TOP
             for t in range(NF):
                 if obs[o + t] > 0.5:
                     v = BUY_VALUE[t] / max(1.0, F_COST[t] * 0.5)
                     if v > bv:
                         best, bv = BUY_FAITHFUL + k, v
         if mask[BUY_RELIC + k]:
-            o = O_RROW + k * (1 + NR) + 1
+            o = O_RROW + k * R_SPOT_SIZE + ROW_TOP
             for r in range(NR):
                 if obs[o + r] > 0.5:
                     v = RELIC_VALUE[r] / max(1.0, R_COST[r] * 0.5)
@@ -342,7 +372,7 @@ def _market(obs, mask, rng):
                         best, bv = BUY_RELIC + k, v
     for c in range(CELLS):
         if mask[FLIP + c]:
-            t = int(_grid(obs, 0, c, G_TYPE) * NT + 0.5) - 1
+            t = int(_grid(obs, 0, c, G_TYPE) * TILE_TYPE_SCALE + 0.5) - 1
             if 0 <= t < NT and FLIP_WORTH[t] > bv:
                 best, bv = FLIP + c, FLIP_WORTH[t]
     if best >= 0:
@@ -356,7 +386,7 @@ def _market(obs, mask, rng):
 def _party_strength(obs):
     s = 0.0
     for t in range(NF):
-        s += _count(obs, O_MINE + NF + t) * RAID_VALUE[t]
+        s += _count(obs, O_MINE + GR_PARTY * NF + t) * RAID_VALUE[t]
     return s
 
 
@@ -365,12 +395,12 @@ def _defense_seen(obs, seat):
     """The Defense total as far as the observation shows it (dice, bonuses, the Tile)."""
     total = 0.0
     for i in range(MAX_DICE):
-        total += obs[O_COMBAT + MAX_DICE + i] * 6.0
+        total += obs[O_COMBAT + CB_DICE + MAX_DICE + i] * DIE_SCALE
     for t in range(NF):
-        total += _count(obs, O_FIGHT + NF + t) * F_DEFEND[t]
+        total += _count(obs, O_FIGHT + FT_DEFENDING * NF + t) * F_DEFEND[t]
     c = _marker(obs, seat)
     if c >= 0:
-        total += _grid(obs, seat, c, G_BONUS) * 2.0
+        total += _grid(obs, seat, c, G_BONUS) * TILE_STAT_SCALE
     return total + 1.0  # passive Shields, unseen
 
 
@@ -378,9 +408,9 @@ def _defense_seen(obs, seat):
 def _weakest_target(obs, mask):
     """The TARGET_SEAT action of the offered opponent with the least Life, or -1."""
     best, bl = -1, 99.0
-    for k in range(3):
+    for k in range(TARGET_SEATS):
         if mask[TARGET_SEAT + k]:
-            life = obs[O_SEATS + (k + 1) * SEAT_SIZE + 1]
+            life = obs[O_SEATS + (k + 1) * SEAT_SIZE + P_LIFE]
             if life < bl:
                 best, bl = TARGET_SEAT + k, life
     return best
@@ -389,7 +419,7 @@ def _weakest_target(obs, mask):
 @njit(cache=True)
 def _returning_for(obs):
     """R20: the Relic being acquired while my old Fate's Relics go back, or -1."""
-    return _first_set(obs, O_RETURN, NR)
+    return _first_set(obs, O_RETURN + RET_TAKE, NR)
 
 
 @njit(cache=True)
@@ -420,7 +450,7 @@ def _return_cover(obs, mask):
     best, bv = -1, -1e9
     for k in range(SPOTS):
         if mask[SPOT + SPOTS + k]:
-            o = O_RROW + k * (1 + NR) + 1
+            o = O_RROW + k * R_SPOT_SIZE + ROW_TOP
             for r in range(NR):
                 if obs[o + r] > 0.5:
                     v = _cover_value(obs, r, fate)
@@ -436,7 +466,7 @@ def act_one(obs, mask, rng):
     if ph == Phase.MARKET:
         return _market(obs, mask, rng)
     if ph == Phase.DRAW:
-        for f in range(4):
+        for f in range(FATE_DECKS):
             if mask[FATE_DECK + f]:
                 return FATE_DECK + f
     if ph == Phase.CYCLE or ph == Phase.SEARCH:
@@ -454,8 +484,8 @@ def act_one(obs, mask, rng):
         temple = 0
         defending = 0
         for t in range(NF):
-            temple += _count(obs, O_MINE + t)
-            defending += _count(obs, O_FIGHT + NF + t)
+            temple += _count(obs, O_MINE + GR_TEMPLE * NF + t)
+            defending += _count(obs, O_FIGHT + FT_DEFENDING * NF + t)
         if c == _heart(obs, 0) or (defending == 0 and temple > 2):
             best, bv = -1, -1.0
             for t in range(NF):
@@ -469,7 +499,7 @@ def act_one(obs, mask, rng):
         need = _defense_seen(obs, seat) + 1.0
         have = 0.0
         for t in range(NF):
-            have += _count(obs, O_FIGHT + t) * RAID_VALUE[t]
+            have += _count(obs, O_FIGHT + FT_DISPATCHED * NF + t) * RAID_VALUE[t]
         if have >= need and mask[PASS]:
             return PASS
         total = have + _party_strength(obs)
@@ -514,7 +544,7 @@ def act_one(obs, mask, rng):
     if ph == Phase.REINFORCE:
         pool = 0
         for t in range(NF):
-            pool += _count(obs, O_MINE + 2 * NF + t)
+            pool += _count(obs, O_MINE + GR_POOL * NF + t)
         best, bv = -1, 0.0
         for t in range(NF):
             if mask[PICK_FAITHFUL + t]:
@@ -527,7 +557,7 @@ def act_one(obs, mask, rng):
     if ph == Phase.PLACE_CELL or ph == Phase.PLACE_ROT or ph == Phase.FLIP_ROT \
             or ph == Phase.MOVE_CELL or ph == Phase.MOVE_ROT:
         for a in range(mask.shape[0]):
-            if mask[a] and (CELL <= a < CELL + CELLS or ROTATION <= a < ROTATION + 4):
+            if mask[a] and (in_block(a, CELL, CELLS) or in_block(a, ROTATION, ROTATIONS)):
                 return a
     if ph == Phase.FINALIZE or ph == Phase.RESPOND:
         play = _fight_play(obs, mask)
@@ -541,8 +571,9 @@ def act_one(obs, mask, rng):
     if ph == Phase.ASSIGN:  # R50: the lowest die to the die-dependent Faithful
         best, bv = -1, 99.0
         for a in range(PICK_DIE_A, PICK_DIE_A + 2 * MAX_DICE):
-            if mask[a] and obs[O_COMBAT + a - PICK_DIE_A] < bv:
-                best, bv = a, obs[O_COMBAT + a - PICK_DIE_A]
+            die = obs[O_COMBAT + CB_DICE + a - PICK_DIE_A]
+            if mask[a] and die < bv:
+                best, bv = a, die
         return best
     if ph == Phase.COVER_RELIC and _returning_for(obs) >= 0:
         best = _return_cover(obs, mask)

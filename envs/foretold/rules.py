@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fatezoo.envs.core.decisions import in_block
 from fatezoo.envs.core.dice import roll
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
@@ -18,6 +19,7 @@ from fatezoo.envs.core.stack import KIND, OWNER, asked_seat, next_responder, sta
 from fatezoo.envs.core.state import REWARD_SCORE
 
 from .cards import (
+    ACOLYTE,
     C_A,
     C_B,
     C_BASE,
@@ -43,6 +45,7 @@ from .cards import (
     F_STARTING,
     F_SYMBOL,
     F_WHEN,
+    GUARD,
     HEART,
     HIGH_PRIEST,
     NC,
@@ -92,6 +95,7 @@ from .state import (
     F_COUNTERED,
     F_SACRIFICED,
     FATE_DECK,
+    FATE_DECKS,
     FATE_PRICE,
     FLIP,
     GOLD_CAP,
@@ -521,13 +525,13 @@ def reset_game(rec):
     # open the Faithful Row (R5); absent seats' starting Faithful are out of the game
     for p in range(MAX_P):
         if p < n:
-            rec["f_temple"][p, 0] = 1
-            rec["f_temple"][p, 1] = 1
-            rec["f_temple"][p, 2] = 2
+            rec["f_temple"][p, HIGH_PRIEST] = 1
+            rec["f_temple"][p, ACOLYTE] = 1
+            rec["f_temple"][p, GUARD] = 2
         else:
-            rec["f_out"][0] += 1
-            rec["f_out"][1] += 1
-            rec["f_out"][2] += 2
+            rec["f_out"][HIGH_PRIEST] += 1
+            rec["f_out"][ACOLYTE] += 1
+            rec["f_out"][GUARD] += 2
     for k in range(SPOTS):
         rec["f_row_n"][k] = 0
         rec["r_row_n"][k] = 0
@@ -535,7 +539,7 @@ def reset_game(rec):
             rec["f_row"][k, i] = -1
             rec["r_row"][k, i] = -1
     for k in range(4):
-        rec["f_row"][k, 0] = 2 if k < 2 else 1
+        rec["f_row"][k, 0] = GUARD if k < 2 else ACOLYTE
         rec["f_row_n"][k] = 1
     # decks (R6)
     m = 0
@@ -2187,9 +2191,9 @@ def market_apply(rec, a):
     p = int(rec["turn_player"])
     if a == PASS:
         begin_raid_step(rec)
-    elif a < PLAY_GOLD + NF:
+    elif in_block(a, PLAY_GOLD, NF):
         play_for_gold(rec, p, a - PLAY_GOLD)
-    elif a < BUY_FAITHFUL + SPOTS:
+    elif in_block(a, BUY_FAITHFUL, SPOTS):
         k = a - BUY_FAITHFUL
         rec["f_row_n"][k] -= 1
         t = int(rec["f_row"][k, rec["f_row_n"][k]])
@@ -2197,7 +2201,7 @@ def market_apply(rec, a):
         add_gold(rec, p, -price(rec, F_COST[t]))
         rec["discount"] = 0
         rec["f_discard"][p, t] += 1
-    elif a < BUY_RELIC + SPOTS:
+    elif in_block(a, BUY_RELIC, SPOTS):
         k = a - BUY_RELIC
         r = int(rec["r_row"][k, rec["r_row_n"][k] - 1])
         add_gold(rec, p, -price(rec, R_COST[r]))
@@ -2210,18 +2214,18 @@ def market_apply(rec, a):
         rec["t_held"] = rec["t_deck"][rec["t_deck_n"]]
         rec["t_deck"][rec["t_deck_n"]] = -1
         rec["phase"] = Phase.PLACE_CELL
-    elif a < FATE_DECK + 4:
+    elif in_block(a, FATE_DECK, FATE_DECKS):
         add_gold(rec, p, -price(rec, fate_price(rec)))
         rec["discount"] = 0
         draw_fate(rec, p, a - FATE_DECK)
-    elif a >= PLAY_FATE and a < PLAY_FATE + NC:
+    elif in_block(a, PLAY_FATE, NC):
         begin_play(rec, p, a - PLAY_FATE)
-    elif a >= USE_RELIC and a < USE_RELIC + NR:
+    elif in_block(a, USE_RELIC, NR):
         begin_play(rec, p, NC + a - USE_RELIC)
-    elif a >= MOVE_FROM and a < MOVE_FROM + CELLS:  # R24: rearrange
+    elif in_block(a, MOVE_FROM, CELLS):  # R24: rearrange
         rec["sel_cell"] = a - MOVE_FROM
         rec["phase"] = Phase.MOVE_CELL
-    else:  # flip
+    else:  # in_block(a, FLIP, CELLS)
         rec["sel_cell"] = a - FLIP
         rec["phase"] = Phase.FLIP_ROT
 
@@ -2880,6 +2884,19 @@ def legal_mask(rec, mask):
 
 
 @njit(cache=True)
+def respond_apply(rec, s, a):
+    """Seat ``s``'s Action in a response window or a fight's round (R69-R70, R51)."""
+    if in_block(a, FLIP, CELLS):  # R34: the Defender flips, the rotation stays
+        push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
+    elif in_block(a, ABILITY, NF):  # R43: an ability discard
+        push_ability(rec, s, a - ABILITY)
+    elif in_block(a, PLAY_FATE, NC):
+        begin_play(rec, s, a - PLAY_FATE)
+    else:  # in_block(a, USE_RELIC, NR)
+        begin_play(rec, s, NC + a - USE_RELIC)
+
+
+@njit(cache=True)
 def apply_action(rec, a):
     """Apply one legal decision of the current player."""
     ph = int(rec["phase"])
@@ -2891,28 +2908,16 @@ def apply_action(rec, a):
         s = int(rec["current_player"])
         if a == PASS:
             advance(rec)
-        elif a < FLIP + CELLS:  # R34: the Defender flips, the rotation stays
-            push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
-        elif a >= ABILITY:  # R43: an ability discard
-            push_ability(rec, s, a - ABILITY)
-        elif a < PLAY_FATE + NC:
-            begin_play(rec, s, a - PLAY_FATE)
         else:
-            begin_play(rec, s, NC + a - USE_RELIC)
+            respond_apply(rec, s, a)
     elif ph == Phase.FINALIZE:
         s = int(rec["priority"])
         if a == PASS:
             rec["passes"] += 1
             rec["priority"] = (s + 1) % rec["num_players"]
             round_next(rec)
-        elif a < FLIP + CELLS:  # R34, R51: the Defender's flip in the round
-            push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
-        elif a >= ABILITY:  # R43, R51: an ability discard in the round
-            push_ability(rec, s, a - ABILITY)
-        elif a < PLAY_FATE + NC:
-            begin_play(rec, s, a - PLAY_FATE)
-        else:
-            begin_play(rec, s, NC + a - USE_RELIC)
+        else:  # R51: an Action in the fight's round
+            respond_apply(rec, s, a)
     elif ph == Phase.PICK_DIE:
         if a == PASS:
             rec["die_left"] = 0

@@ -18,11 +18,12 @@ import numpy as np
 
 from fatezoo.envs.core.decisions import ActionSpace, Block
 from fatezoo.envs.core.dice import D6, die
-from fatezoo.envs.core.stack import stack_fields
+from fatezoo.envs.core.stack import PAYLOAD, stack_fields
 from fatezoo.envs.core.state import make_state_dtype
 
 from .cards import C_NAMES, F_NAMES, FATE_DECK_CAP, FATES, NC, NF, NR, NT, R_NAMES
 
+MIN_P = 2
 MAX_P = 4
 CELLS = 16
 SPOTS = 6  # spots per Marketplace row (designed: R5)
@@ -41,9 +42,10 @@ GOLD_CAP = 30000  # the gold counter's range (int16)
 STACK_CAP = 16  # pending Actions (R67-R69)
 SHIELD_CAP = 60  # Prevent points one seat can hold (R80)
 DISCOUNT_CAP = 20
-# stack payload columns (after the kit's KIND, OWNER, ASK)
-S_CARD, S_TARGET, S_FLAGS = 3, 4, 5
-STACK_WIDTH = 6
+# stack payload columns, after the kit's KIND, OWNER, ASK (the kit's PAYLOAD on)
+STACK_PARTS = ("card", "target", "flags")
+S_CARD, S_TARGET, S_FLAGS = range(PAYLOAD, PAYLOAD + len(STACK_PARTS))
+STACK_WIDTH = PAYLOAD + len(STACK_PARTS)
 # stack entry kinds: a Fate card, a Relic use, a Faithful played for gold (card = its type),
 # a Tile flip (card = 4 * cell + rotation) (R67); the raid's Actions (R67, R71): a group
 # played to a fight and its roll (card = the side: 0 the dispatched, 1 the Defenders), a
@@ -98,6 +100,9 @@ class Phase(IntEnum):
 
 NUM_PHASES = len(Phase)
 
+# fin: the round of a fight (R47, R51), none yet, after the Defense roll, after the Raid roll
+FIN_NONE, FIN_DEFENSE, FIN_RAID = range(3)
+
 SPACE = ActionSpace([
     Block("play_gold", NF, tuple(f"play {x} for gold" for x in F_NAMES)),
     Block("buy_faithful", SPOTS, "buy Faithful pile {}"),
@@ -128,10 +133,12 @@ BUY_FAITHFUL = SPACE.offset("buy_faithful")
 BUY_RELIC = SPACE.offset("buy_relic")
 BUY_TILE = SPACE.offset("buy_tile")
 FATE_DECK = SPACE.offset("fate_deck")
+FATE_DECKS = SPACE.block_size("fate_deck")
 FLIP = SPACE.offset("flip")
 MOVE_FROM = SPACE.offset("move_from")
 CELL = SPACE.offset("cell")
 ROTATION = SPACE.offset("rotation")
+ROTATIONS = SPACE.block_size("rotation")
 PLAY_FATE = SPACE.offset("play_fate")
 USE_RELIC = SPACE.offset("use_relic")
 ABILITY = SPACE.offset("ability")
@@ -139,6 +146,7 @@ PICK_FAITHFUL = SPACE.offset("pick_faithful")
 PICK_RELIC = SPACE.offset("pick_relic")
 PICK_DIE_A = SPACE.offset("pick_die")  # the Phase of the same name is Phase.PICK_DIE
 TARGET_SEAT = SPACE.offset("target_seat")
+TARGET_SEATS = SPACE.block_size("target_seat")
 DIRECTION = SPACE.offset("direction")
 SPOT = SPACE.offset("spot")
 RETREAT = SPACE.offset("retreat")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fatezoo.envs.core.stack import KIND, OWNER
 from fatezoo.envs.foretold.cards import C_FATE, C_NAMES, NF
 from fatezoo.envs.foretold.state import (
     ABILITY,
@@ -17,6 +18,8 @@ from fatezoo.envs.foretold.state import (
     PICK_FAITHFUL,
     PLAY_FATE,
     PLAY_GOLD,
+    S_CARD,
+    S_TARGET,
     TARGET_SEAT,
     USE_RELIC,
     Phase,
@@ -117,7 +120,7 @@ def test_actions_go_on_the_stack():
     give_relic(rec, 1, "Shield of Wisdom")
     legal = act(states, PLAY_FATE + C["Windfall"])
     assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
-    assert rec["stack_n"][0] == 1 and rec["stack"][0, 3] == C["Windfall"]
+    assert rec["stack_n"][0] == 1 and rec["stack"][0, S_CARD] == C["Windfall"]
     assert legal == {PLAY_FATE + C["Negate"], PASS}
     assert rec["c_hand"][0, C["Windfall"]] == 0  # on the stack, not in the hand
     act(states, PASS)
@@ -145,7 +148,7 @@ def test_responses_resolve_lifo():
     give_relic(rec, 0, "Shield of Chaos")
     give_card(rec, 1, "Sanctuary")
     act(states, PLAY_FATE + C["Havoc"])  # one opponent: the target is forced
-    assert rec["phase"] == Phase.RESPOND and rec["stack"][0, 4] == 1
+    assert rec["phase"] == Phase.RESPOND and rec["stack"][0, S_TARGET] == 1
     act(states, PLAY_FATE + C["Sanctuary"])
     assert rec["life"][1] == 20 and rec["shield"][1] == 0 and rec["stack_n"][0] == 0
 
@@ -315,8 +318,8 @@ def test_captain_and_hoplite_discard_for_bonus():
     assert rec["current_player"] == 1 and ready(states) == {ABILITY + F["Hoplite"], PASS}
     act(states, ABILITY + F["Hoplite"])
     assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 0  # the Raider answers
-    assert rec["stack_n"][0] == 1 and rec["stack"][0, :2].tolist() == [K_ABILITY, 1]
-    assert rec["stack"][0, 3] == F["Hoplite"]
+    assert rec["stack_n"][0] == 1 and rec["stack"][0, [KIND, OWNER]].tolist() == [K_ABILITY, 1]
+    assert rec["stack"][0, S_CARD] == F["Hoplite"]
     assert rec["f_discard"][1, F["Hoplite"]] == 1 and rec["f_temple"][1, F["Hoplite"]] == 0
     assert rec["bonus"].tolist() == [0, 0]  # the bonus waits for the responses
     act(states, ABILITY + F["Captain"])  # resolves first (LIFO), then the Hoplite

@@ -17,7 +17,9 @@ from fatezoo.envs.foretold import determinize, rules
 from fatezoo.envs.foretold.cards import NF, NR, NT, R_IS_FATE, T_KIND, T_NAMES, T_STATIONS
 from fatezoo.envs.foretold.cards import T_ALTARS as ALTARS
 from fatezoo.envs.foretold.encode import (
+    CB_DICE,
     CELL_SIZE,
+    DIE_SCALE,
     G_ALTARS,
     G_BONUS,
     G_DOORS,
@@ -25,6 +27,8 @@ from fatezoo.envs.foretold.encode import (
     G_SIDE,
     G_STATIONS,
     G_TYPE,
+    H_TILE,
+    H_TILE_TYPE,
     O_COMBAT,
     O_DISCARD,
     O_GRID,
@@ -350,9 +354,9 @@ def test_bought_tile_b_side_known_only_to_owner():
     deck[i], deck[n - 1] = deck[n - 1], deck[i]  # the Watchtower on top (B: N S, Flip Cost 2)
     act(states, BUY_TILE)
     mine, theirs = observe(states, 0), observe(states, 1)
-    held = O_HELD + NF + NR
-    assert mine[held] == theirs[held] == 1
-    assert mine[held + 1] == f32((T["Watchtower"] + 1) / NT) and theirs[held + 1] == 0
+    tile, tile_type = O_HELD + H_TILE, O_HELD + H_TILE_TYPE
+    assert mine[tile] == theirs[tile] == 1
+    assert mine[tile_type] == f32((T["Watchtower"] + 1) / NT) and theirs[tile_type] == 0
     act(states, CELL + 4, ROTATION + 0)
     mine, theirs = observe(states, 0), observe(states, 1)
     assert cell_view(mine, 0, 4)[G_TYPE] == f32((T["Watchtower"] + 1) / NT)
@@ -625,7 +629,7 @@ def test_dispatch_after_seeing_the_defense():
     assert rec["phase"] == Phase.DISPATCH and rec["current_player"] == 0
     assert rec["dice_n"][1] == 1 and 1 <= rec["dice"][1, 0] <= 6
     defense = int(rec["dice"][1, 0])
-    assert observe(states, 0)[O_COMBAT + MAX_DICE] == f32(defense / 6)
+    assert observe(states, 0)[O_COMBAT + CB_DICE + MAX_DICE] == f32(defense / DIE_SCALE)
     assert legal == {PICK_FAITHFUL + F["Guard"], PICK_FAITHFUL + F["Fighter"], RETREAT}
     legal = act(states, PICK_FAITHFUL + F["Guard"])
     assert legal == {PICK_FAITHFUL + F["Guard"], PICK_FAITHFUL + F["Fighter"], PASS}

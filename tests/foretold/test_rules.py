@@ -22,6 +22,7 @@ import fatezoo
 from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core.registry import get_spec
 from fatezoo.envs.core.rng import seed_words
+from fatezoo.envs.core.stack import KIND, OWNER
 from fatezoo.envs.foretold import check_record, rules, temple_is_legal
 from fatezoo.envs.foretold.cards import (
     C_FATE,
@@ -49,6 +50,8 @@ from fatezoo.envs.foretold.state import (
     PLAY_GOLD,
     RETREAT,
     ROTATION,
+    S_CARD,
+    S_TARGET,
     SPOT,
     SPOTS,
     TARGET_SEAT,
@@ -654,8 +657,8 @@ def test_on_smite_effects_after_damage():
     assert rec["life"][1] == 20 - 2 - rec["smite_roll"]  # the damage came first
     # the Vandal's trigger waits on the stack; the Defender is asked about it
     assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
-    assert rec["stack_n"][0] == 1 and rec["stack"][0, :2].tolist() == [K_ONSMITE, 0]
-    assert rec["stack"][0, 3:5].tolist() == [F["Vandal"], 1]
+    assert rec["stack_n"][0] == 1 and rec["stack"][0, [KIND, OWNER]].tolist() == [K_ONSMITE, 0]
+    assert rec["stack"][0, [S_CARD, S_TARGET]].tolist() == [F["Vandal"], 1]
     legal = act(states, PASS)
     assert rec["phase"] == Phase.VANDAL and legal == {PICK_RELIC + R["Ward"],
                                                       PICK_RELIC + R["War Banner"]}
@@ -663,7 +666,7 @@ def test_on_smite_effects_after_damage():
     bottom = int(rec["r_deck"][0])
     assert bottom == R["War Banner"] and rec["r_owned"][1, R["War Banner"]] == 0
     # then the Thief's trigger, with its own window: nothing taken yet
-    assert rec["phase"] == Phase.RESPOND and rec["stack"][0, 3] == F["Thief"]
+    assert rec["phase"] == Phase.RESPOND and rec["stack"][0, S_CARD] == F["Thief"]
     assert rec["gold"].tolist()[:2] == [0, 2]
     act(states, PASS)
     assert rec["gold"][1] == 0 and rec["gold"][0] == 2  # the Thief took up to 3
@@ -691,7 +694,8 @@ def test_on_smite_triggers_when_the_smitten_player_is_out():
     act(states, PASS, PASS)  # before the roll, before the damage: 2 + die >= 5 > 3 Life
     assert not rec["alive"][1] and rec["gold"][0] == 0
     assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 2
-    assert rec["stack"][0, 0] == K_ONSMITE and rec["stack"][0, 3] == NF + R["Crown of Grace"]
+    assert rec["stack"][0, KIND] == K_ONSMITE
+    assert rec["stack"][0, S_CARD] == NF + R["Crown of Grace"]
     assert rec["life"][0] == 10
     act(states, PASS)
     assert rec["life"][0] == 13 and rec["phase"] == Phase.REINFORCE

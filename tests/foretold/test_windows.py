@@ -7,6 +7,7 @@ window (R69-R70) and resolve after the responses.
 
 from __future__ import annotations
 
+from fatezoo.envs.core.stack import KIND, OWNER
 from fatezoo.envs.foretold.cards import T_FLIP
 from fatezoo.envs.foretold.state import (
     DIRECTION,
@@ -23,6 +24,7 @@ from fatezoo.envs.foretold.state import (
     PLAY_GOLD,
     RETREAT,
     ROTATION,
+    S_CARD,
     TARGET_SEAT,
     USE_RELIC,
     Phase,
@@ -42,8 +44,8 @@ def test_faithful_played_for_gold_opens_a_window():
     legal = act(states, PLAY_GOLD + F["Guard"])
     assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
     assert legal == {PLAY_FATE + C["Sanctuary"], PASS}
-    assert rec["stack_n"][0] == 1 and rec["stack"][0, 0] == K_GOLD
-    assert rec["stack"][0, 3] == F["Guard"] and rec["gold"][0] == 0
+    assert rec["stack_n"][0] == 1 and rec["stack"][0, KIND] == K_GOLD
+    assert rec["stack"][0, S_CARD] == F["Guard"] and rec["gold"][0] == 0
     assert rec["f_discard"][0, F["Guard"]] == 2 and rec["f_temple"][0, F["Guard"]] == 1
     act(states, PASS)
     assert rec["gold"][0] == 1 and rec["stack_n"][0] == 0 and rec["phase"] == Phase.MARKET
@@ -74,7 +76,7 @@ def test_flip_opens_a_window():
     assert rec["phase"] == Phase.FLIP_ROT and legal == {ROTATION, ROTATION + 1}
     act(states, ROTATION + 1)
     assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
-    assert rec["stack"][0, 0] == K_FLIP and rec["stack"][0, 3] == 4 * 2 + 1
+    assert rec["stack"][0, KIND] == K_FLIP and rec["stack"][0, S_CARD] == 4 * 2 + 1
     assert rec["gold"][0] == 0 and rec["side"][0, 2] == 0
     act(states, PASS)
     assert rec["side"][0, 2] == 1 and rec["rot"][0, 2] == 1
@@ -94,8 +96,8 @@ def test_roll_responses_before_and_after():
     give_card(rec, 1, "Fury")  # +2 to your Combat Roll
     act(states, TARGET_SEAT, PICK_FAITHFUL + F["Guard"])  # then a forced pass: the group
     assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 0
-    assert rec["stack_n"][0] == 1 and rec["stack"][0, 0] == K_ROLL
-    assert rec["stack"][0, 1] == 1 and rec["stack"][0, 3] == 1  # the Defender's roll
+    assert rec["stack_n"][0] == 1 and rec["stack"][0, KIND] == K_ROLL
+    assert rec["stack"][0, OWNER] == 1 and rec["stack"][0, S_CARD] == 1  # the Defender's roll
     assert rec["dice_n"].tolist() == [0, 0] and rec["fin"] == 1  # not rolled yet
     assert ready(states) == {PLAY_FATE + C["Sabotage"], PASS}
     act(states, PLAY_FATE + C["Sabotage"])
@@ -108,7 +110,7 @@ def test_roll_responses_before_and_after():
     assert rec["phase"] == Phase.DISPATCH
     act(states, PICK_FAITHFUL + F["Guard"])  # then a forced pass: the Raid roll's entry
     assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
-    assert rec["stack"][0, 0] == K_ROLL and rec["stack"][0, 1] == 0 and rec["stack"][0, 3] == 0
+    assert rec["stack"][0, [KIND, OWNER, S_CARD]].tolist() == [K_ROLL, 0, 0]
     assert rec["dice_n"].tolist() == [0, 1] and rec["fin"] == 2
     act(states, PLAY_FATE + C["Fury"])  # before the Raid roll; then the roll and the round
     assert rec["dice_n"][0] == 1 and rec["fin"] == 0  # nobody had an Action: roll final
@@ -141,7 +143,7 @@ def test_trap_spring_is_an_action_with_a_window():
     act(states, TARGET_SEAT, DIRECTION + W, DIRECTION + S)
     assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 0
     assert rec["side"][1, 4] == 1 and rec["life"][0] == 20
-    assert rec["stack"][0, 0] == K_TRAP and rec["stack"][0, 1] == 1 and rec["stack"][0, 3] == 4
+    assert rec["stack"][0, [KIND, OWNER, S_CARD]].tolist() == [K_TRAP, 1, 4]
     assert RETREAT not in ready(states)  # no retreat in response to a Trap (R37)
     act(states, PLAY_FATE + C["Sanctuary"])
     assert rec["life"][0] == 20 and rec["shield"][0] == 0
@@ -156,13 +158,13 @@ def test_smite_responses_before_and_after_the_roll():
     give_card(rec, 1, "Sanctuary", 2)
     act(states, TARGET_SEAT, DIRECTION + S, DIRECTION + S)
     assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
-    assert rec["stack"][0, 0] == K_SMITE and rec["stack"][0, 3] == 0  # not rolled yet
+    assert rec["stack"][0, KIND] == K_SMITE and rec["stack"][0, S_CARD] == 0  # not rolled yet
     assert rec["smite_roll"] == 0 and rec["conquered"][9] == 1
     act(states, PASS)  # the die is rolled; the damage waits for the second window
     face = int(rec["smite_roll"])
     assert face in (3, 4, 5, 6) and rec["life"][1] == 20
     assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
-    assert rec["stack_n"][0] == 1 and rec["stack"][0, 3] == face
+    assert rec["stack_n"][0] == 1 and rec["stack"][0, S_CARD] == face
     act(states, PLAY_FATE + C["Sanctuary"])
     assert rec["life"][1] == 20 - max(0, 2 + face - 3)  # Party 2 + die, 3 prevented
     assert rec["phase"] == Phase.REINFORCE and rec["stack_n"][0] == 0
@@ -225,7 +227,7 @@ def test_defender_flip_as_a_response_searches_for_its_owner():
     act(states, PICK_FAITHFUL + F["Guard"])  # a forced pass: the Raid roll's window
     legal = ready(states)
     assert rec["phase"] == Phase.RESPOND and rec["current_player"] == 1
-    assert rec["stack"][0, 0] == K_ROLL and rec["dice_n"][0] == 0
+    assert rec["stack"][0, KIND] == K_ROLL and rec["dice_n"][0] == 0
     assert FLIP + 4 in legal and PASS in legal
     act(states, FLIP + 4)
     legal = ready(states)
