@@ -31,7 +31,7 @@ from .cards import (
     T_STATIONS,
 )
 from .encode import OBS, STATE_SIZE, encode, encode_state
-from .heuristic import act_one, heuristic_actions
+from .heuristic import act_one
 from .presets import TRAIN_PRESET
 from .render import HOW_TO_WIN, LEGEND, render_ansi, render_svg
 from .state import (
@@ -780,7 +780,6 @@ SPEC = GameSpec(
                     encode=encode, encode_state=encode_state,
                     determinize=rules.determinize_record, policy=act_one,
                     evaluate=rules.evaluate, asks=rules.asks),
-    heuristic=heuristic_actions,
     default_max_turns=150,
     golden_summary=golden_summary,
     how_to_win=HOW_TO_WIN,

@@ -14,11 +14,10 @@ changing Fate (R20) covers the pile the opponents would most like to buy.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from fatezoo.envs.core.decisions import in_block
 from fatezoo.envs.core.jit import njit
-from fatezoo.envs.core.kernels import SERIAL_BELOW, random_legal
+from fatezoo.envs.core.kernels import random_legal
 
 from .cards import (
     C_A,
@@ -586,25 +585,4 @@ def act_one(obs, mask, rng):
     return random_legal(mask, rng)
 
 
-@njit(cache=True, parallel=True)
-def act_batch(obs, masks, rng, out):
-    """Heuristic actions for a batch; ``rng`` is (B, 4) generator words (mutated)."""
-    for i in prange(obs.shape[0]):
-        out[i] = act_one(obs[i], masks[i], rng[i])
-
-
-@njit(cache=True)
-def act_serial(obs, masks, rng, out):
-    """:func:`act_batch` without threads (cheaper for a few rows)."""
-    for i in range(obs.shape[0]):
-        out[i] = act_one(obs[i], masks[i], rng[i])
-
-
-def heuristic_actions(obs: np.ndarray, masks: np.ndarray, rng: np.ndarray) -> np.ndarray:
-    """Heuristic actions for (B, D) observations and (B, A) masks (rng: (B, 4) int64)."""
-    out = np.empty(obs.shape[0], np.int64)
-    (act_serial if len(obs) < SERIAL_BELOW else act_batch)(obs, masks, rng, out)
-    return out
-
-
-__all__ = ["act_one", "heuristic_actions", "G_DOORS", "G_PRESENT", "G_STATIONS"]
+__all__ = ["act_one", "G_DOORS", "G_PRESENT", "G_STATIONS"]
