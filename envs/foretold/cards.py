@@ -63,7 +63,7 @@ R_ROWS = _rows("relics")
 C_ROWS = _rows("fate_cards")
 T_ROWS = _rows("tiles")
 
-# --- Faithful (36 types; the 13 Fatesworn types are out of the game in milestone 1)
+# --- Faithful (36 types; the 13 Fatesworn types play only with the fatesworn option)
 NF = len(F_ROWS)
 F_NAMES = tuple(r["name"] for r in F_ROWS)
 F_COPIES = _col(F_ROWS, "copies")

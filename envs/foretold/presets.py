@@ -1,7 +1,7 @@
 """Foretold's training preset: the :class:`~fatezoo.training.options.TrainOptions` it trains with.
 
-The 30-minute run (session 11, RULES.md Status: 12 M timesteps in 3,313 CPU seconds,
-100% against random, 74% against the fixed heuristic) used it unchanged. 2-player Foretold
+The 30-minute run (RULES.md Status: 12 M timesteps in 3,313 CPU seconds, 100% against
+random, 74% against the fixed heuristic) uses it unchanged. 2-player Foretold
 episodes run a few hundred decisions, so rewards are shaped by Life lost
 (``reward="score"``, paid at every Smite) with a long horizon (gamma 0.995); opponents are
 mostly the heuristic with some random play, as for Fatefell; the same batch shape as

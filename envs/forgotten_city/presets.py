@@ -1,7 +1,7 @@
 """Forgotten City's training preset: the TrainOptions ``fatezoo train forgotten_city`` uses.
 
-A starting point sized for 2 CPU cores, not yet tuned by a 30-minute run (issue 11 asks
-for one; a 3-minute check is in RULES.md): 2-player games (~140 learner-side decisions
+Sized for 2 CPU cores (RULES.md and the README: the 3,600-CPU-second run with it):
+2-player games (~140 learner-side decisions
 each), 256 games in one batched env,
 a warm start imitating the heuristic, then PPO on the per-step VP-difference shaping
 (``reward="score"``: every VP gained counts at once, so gamma 0.99 over ~70 own decisions
