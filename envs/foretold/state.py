@@ -7,6 +7,25 @@ type ids (top = the last entry). Every card is counted in exactly one place
 
 A Temple is a 4x4 grid per seat: ``grid[p, cell]`` the tile type (-1 empty), ``side``
 (0 A, 1 B) and ``rot`` (quarter turns clockwise); cell = 4 * row + col, row 0 north.
+Doorway bits and steps are N, E, S, W (bit / direction 0-3; ``rules.neighbour``). Each
+seat's Temple as the code indexes it, with the starting Tiles of R2 (``START_CELL``:
+Treasury, Entrance, Sanctum, Pathway, Heart; tests/foretold/test_board.py checks it)::
+
+               N
+         +----+----+----+----+
+         |  0 |  1 |  2 |  3 |
+         | Tr | En | Sa |    |
+         +----+----+----+----+
+         |  4 |  5 |  6 |  7 |
+         |    | Pa |    |    |
+      W  +----+----+----+----+  E
+         |  8 |  9 | 10 | 11 |
+         |    | He |    |    |
+         +----+----+----+----+
+         | 12 | 13 | 14 | 15 |
+         |    |    |    |    |
+         +----+----+----+----+
+               S
 """
 
 from __future__ import annotations
