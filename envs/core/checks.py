@@ -80,16 +80,28 @@ class Range:
 def check_ranges(rec, ranges: dict) -> None:
     """Check each declared field of ``rec`` against its :class:`Range`, in order.
 
-    ``num_players``, when declared, is checked first: the other ranges depend on it.
+    ``rec`` is a record or a dict of its fields' values. ``num_players``, when declared,
+    is checked first: the other ranges depend on it. Values are compared as Python
+    numbers (a record's fields are small; numpy's reductions cost more than they save).
     """
-    order = sorted(ranges, key=lambda name: name != "num_players")
-    n = int(rec["num_players"])
-    for name in order:
-        r = ranges[name]
-        lo, hi = r.bounds(n)
-        v = np.asarray(rec[name])
-        live = v[:n] if r.per_seat else v
-        ok = within(live, lo, hi) and (not r.per_seat or bool((v[n:] == r.absent).all()))
-        need(ok, name, r.describe(n), v if v.ndim else v.item())
-        if name == "num_players":
-            n = int(v)
+    values = rec if isinstance(rec, dict) else dict(zip(rec.dtype.names, rec.item()))
+    n = int(values["num_players"])
+    if "num_players" in ranges:
+        _check_one(values, "num_players", ranges["num_players"], n)
+    for name, r in ranges.items():
+        if name != "num_players":
+            _check_one(values, name, r, n)
+
+
+def _check_one(values: dict, name: str, r: Range, n: int) -> None:
+    lo, hi = r.bounds(n)
+    v = values[name]
+    if isinstance(v, np.ndarray):
+        live = (v[:n] if r.per_seat else v).ravel().tolist()
+        ok = not live or (lo <= min(live) and max(live) < hi)
+        if ok and r.per_seat:
+            ok = all(x == r.absent for x in v[n:].ravel().tolist())
+    else:
+        ok = lo <= v < hi
+    if not ok:
+        need(False, name, r.describe(n), v)
