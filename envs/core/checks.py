@@ -29,12 +29,15 @@ class RecordError(ValueError):
     """A record that breaks a rule of its game's state (a corrupt or hostile save)."""
 
 
-def need(ok, name: str, want: str, got) -> None:
-    """Raise :class:`RecordError` ``"<name> must be <want>, got <got>"`` unless ``ok``."""
+def need(ok, name: str, want: str, got=None) -> None:
+    """Raise :class:`RecordError` ``"<name> must be <want>, got <got>"`` unless ``ok``.
+
+    ``got=None`` leaves the value out of the message.
+    """
     if not ok:
         if isinstance(got, np.ndarray):
             got = got.tolist()
-        raise RecordError(f"{name} must be {want}, got {got}")
+        raise RecordError(f"{name} must be {want}" + ("" if got is None else f", got {got}"))
 
 
 def within(x, lo: int, hi: int) -> bool:

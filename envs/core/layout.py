@@ -13,6 +13,25 @@ import math
 from dataclasses import dataclass, field
 
 
+def part_starts(parts) -> tuple[int, ...]:
+    """Where each ``(name, size)`` part of a multi-part row starts, in order.
+
+    A field made of runs of different sizes declares them once, e.g.
+    ``RAID_PARTS = (("raider", MAX_P), ("moves", 1))``, and reads its offsets by name:
+    ``RD_RAIDER, RD_MOVES = part_starts(RAID_PARTS)``.
+    """
+    starts, o = [], 0
+    for _, size in parts:
+        starts.append(o)
+        o += size
+    return tuple(starts)
+
+
+def part_width(parts) -> int:
+    """Entries in a row of ``(name, size)`` parts."""
+    return sum(size for _, size in parts)
+
+
 @dataclass(frozen=True)
 class ObsField:
     """One named block of the observation vector.

@@ -6,6 +6,8 @@ from collections import Counter
 
 import numpy as np
 
+from fatezoo.envs.core.checks import need as _need
+from fatezoo.envs.core.checks import within as _in
 from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN
 from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
 from fatezoo.envs.core.zones import check_conservation
@@ -161,18 +163,6 @@ def configure(decks="random", divine=False) -> dict:
 
 
 # ---------------------------------------------------------------- check_record
-
-
-def _need(ok, name: str, want: str, got=None) -> None:
-    if not ok:
-        if isinstance(got, np.ndarray):
-            got = got.tolist()
-        raise ValueError(f"{name} must be {want}" + ("" if got is None else f", got {got}"))
-
-
-def _in(x, lo, hi) -> bool:
-    x = np.asarray(x)
-    return x.size == 0 or (int(x.min()) >= lo and int(x.max()) < hi)
 
 
 def _check_fields(rec) -> None:

@@ -9,7 +9,7 @@ opponents' unflipped deck Tiles (their type; every deck A-side looks the same).
 from __future__ import annotations
 
 from fatezoo.envs.core.jit import njit
-from fatezoo.envs.core.layout import ObsField, ObsLayout
+from fatezoo.envs.core.layout import ObsField, ObsLayout, part_starts, part_width
 from fatezoo.envs.core.stack import ONEHOT, SEAT, SKIP, StackCodec, encode_stack
 
 from .cards import F_STARTING, NC, NF, NR, NT, T_ALTARS, T_BONUS, T_DOORS, T_STATIONS
@@ -45,20 +45,6 @@ from .state import (
     SPOTS,
     Phase,
 )
-
-
-def _starts(parts):
-    """The start of each named part of a field, from the parts' ``(name, size)``."""
-    starts, o = [], 0
-    for _, size in parts:
-        starts.append(o)
-        o += size
-    return tuple(starts)
-
-
-def _width(parts):
-    return sum(size for _, size in parts)
-
 
 # Each multi-part field names its parts once (an index, or the start of a run) and declares
 # its scales beside them: the encoder divides by a scale, the heuristic multiplies by it.
@@ -99,18 +85,18 @@ R_SPOT_SIZE = ROW_TOP + NR
 PILE_SCALE = 10.0
 # held
 HELD_PARTS = (("faithful", NF), ("relic", NR), ("tile", 1), ("tile_type", 1))
-H_FAITHFUL, H_RELIC, H_TILE, H_TILE_TYPE = _starts(HELD_PARTS)
+H_FAITHFUL, H_RELIC, H_TILE, H_TILE_TYPE = part_starts(HELD_PARTS)
 # relic_return: the Relic acquired (one-hot type), where from (a spot, then the Relic Deck)
 RETURN_PARTS = (("take", NR), ("from", R_FROM_DECK + 1))
-RET_TAKE, RET_FROM = _starts(RETURN_PARTS)
+RET_TAKE, RET_FROM = part_starts(RETURN_PARTS)
 # deck_sizes
 DECK_PARTS = (("faithful", 1), ("relic", 1), ("tile", 1), ("fate", FATE_DECKS))
-D_FAITHFUL, D_RELIC, D_TILE, D_FATE = _starts(DECK_PARTS)
+D_FAITHFUL, D_RELIC, D_TILE, D_FATE = part_starts(DECK_PARTS)
 TILE_DECK_SCALE = 25.0
 # raid
 RAID_PARTS = (("raider", MAX_P), ("defender", MAX_P), ("moves", 1), ("picked", 1),
               ("trap_left", 1), ("vandals", 1))
-RD_RAIDER, RD_DEFENDER, RD_MOVES, RD_PICKED, RD_TRAP, RD_VANDALS = _starts(RAID_PARTS)
+RD_RAIDER, RD_DEFENDER, RD_MOVES, RD_PICKED, RD_TRAP, RD_VANDALS = part_starts(RAID_PARTS)
 PICKED_SCALE = 10.0
 TRAP_SCALE = 3.0
 VANDAL_SCALE = 3.0
@@ -121,7 +107,7 @@ FT_DISPATCHED, FT_DEFENDING, FT_DEFEATED = range(len(FIGHT_PARTS))
 # rolls the Raid then the Defense Combat Roll
 COMBAT_PARTS = (("dice", 2 * MAX_DICE), ("rolls", 2), ("smite", 1), ("assigned", 2 * MAX_DICE),
                 ("assign_left", 1))
-CB_DICE, CB_ROLLS, CB_SMITE, CB_ASSIGNED, CB_ASSIGN_LEFT = _starts(COMBAT_PARTS)
+CB_DICE, CB_ROLLS, CB_SMITE, CB_ASSIGNED, CB_ASSIGN_LEFT = part_starts(COMBAT_PARTS)
 DIE_SCALE = 6.0  # a die's face, the Smiting Die's too
 ROLL_SCALE = 40.0
 ASSIGN_SCALE = 10.0
@@ -129,7 +115,7 @@ ASSIGN_SCALE = 10.0
 MODS_PARTS = (("bonus", 2), ("malus", 2), ("win_ties", 2), ("extra", 2), ("recall_more", 1),
               ("after_defense_roll", 1), ("after_raid_roll", 1), ("die_left", 1))
 M_BONUS, M_MALUS, M_WIN_TIES, M_EXTRA, M_RECALL, M_AFTER_DEFENSE, M_AFTER_RAID, \
-    M_DIE_LEFT = _starts(MODS_PARTS)
+    M_DIE_LEFT = part_starts(MODS_PARTS)
 BONUS_SCALE = 10.0  # bonuses and maluses
 EXTRA_SCALE = 3.0
 RECALL_SCALE = 3.0
@@ -149,11 +135,11 @@ DECREE_SCALE = 3.0
 # actions
 ACT_PARTS = (("shield", MAX_P), ("waive", 1), ("discount", 1), ("sel_play", NC + NR),
              ("actor", MAX_P))
-AC_SHIELD, AC_WAIVE, AC_DISCOUNT, AC_SEL_PLAY, AC_ACTOR = _starts(ACT_PARTS)
+AC_SHIELD, AC_WAIVE, AC_DISCOUNT, AC_SEL_PLAY, AC_ACTOR = part_starts(ACT_PARTS)
 DISCOUNT_SCALE = 5.0
 # choice
 CHOICE_PARTS = (("card", NC + NR), ("seat", MAX_P), ("left", 1), ("protect", 2))
-CH_CARD, CH_SEAT, CH_LEFT, CH_PROTECT = _starts(CHOICE_PARTS)
+CH_CARD, CH_SEAT, CH_LEFT, CH_PROTECT = part_starts(CHOICE_PARTS)
 PICKS_SCALE = 3.0
 CODEC = StackCodec(depth=4, columns=[("kind", ONEHOT, NUM_KINDS), ("owner", SEAT, MAX_P),
                                      ("ask", SKIP, 0), ("card", ONEHOT, max(NC, NR)),
@@ -185,24 +171,24 @@ OBS = ObsLayout((
     ObsField("fate_discard", (NC,), "the shared Fate discard by type /4"),
     ObsField("faithful_row", (SPOTS, F_SPOT_SIZE), "per spot: pile size/10, one-hot top type"),
     ObsField("relic_row", (SPOTS, R_SPOT_SIZE), "per spot: pile size/10, one-hot top type"),
-    ObsField("held", (_width(HELD_PARTS),),
+    ObsField("held", (part_width(HELD_PARTS),),
              "revealed Faithful and revealed or returned (R20) Relic waiting for a spot "
              "(one-hot), bought Tile held, its (type+1)/23 if yours"),
-    ObsField("relic_return", (_width(RETURN_PARTS),),
+    ObsField("relic_return", (part_width(RETURN_PARTS),),
              "a change of Fate waiting on its returns (R20): the Relic acquired when they are "
              "back (one-hot type), where it is taken from (one-hot Relic Row spot, then the "
              "Relic Deck); the seat returning is the seat choosing in actions"),
-    ObsField("deck_sizes", (_width(DECK_PARTS),),
+    ObsField("deck_sizes", (part_width(DECK_PARTS),),
              "Faithful, Relic, Tile, 4 Fate Deck sizes (/capacity)"),
-    ObsField("raid", (_width(RAID_PARTS),), "one-hot Raider, one-hot Defender, moves/32, "
+    ObsField("raid", (part_width(RAID_PARTS),), "one-hot Raider, one-hot Defender, moves/32, "
                                             "picked/10, trap discards left/3, Vandals left/3"),
     ObsField("fight", (len(FIGHT_PARTS), NF),
              "dispatched, Defending, Defeated Faithful by type /10"),
-    ObsField("combat", (_width(COMBAT_PARTS),),
+    ObsField("combat", (part_width(COMBAT_PARTS),),
              "Raid and Defense dice /6, Combat Rolls /40 (running while the fight is live, "
              "R52), Smiting Die/6, per die: assigned to a die-dependent Faithful (R50), dice "
              "still to assign /10"),
-    ObsField("fight_mods", (_width(MODS_PARTS),),
+    ObsField("fight_mods", (part_width(MODS_PARTS),),
              "this fight: Raider's and Defender's bonus /10, their maluses /10, win ties (2), "
              "extra dice to roll /3 (2), extra recalls /3, round after the Defense / Raid roll "
              "(2), dice still to pick /2"),
@@ -214,11 +200,11 @@ OBS = ObsLayout((
     ObsField("fatesworn", (len(FS_PARTS),),
              "the fatesworn option, then the active Decrees (R88) /3: Tile cost, Fate card price, "
              "Smite damage, Heal and gold at the start of a turn"),
-    ObsField("actions", (_width(ACT_PARTS),),
+    ObsField("actions", (part_width(ACT_PARTS),),
              "per seat Prevent points /60, your Fate cost waived, purchase discount/5, "
              "the card awaiting its target (Fate type, then Relic type, one-hot), the seat "
              "choosing a target, a die, a pick, a draw or a returned Relic's pile (one-hot)"),
-    ObsField("choice", (_width(CHOICE_PARTS),),
+    ObsField("choice", (part_width(CHOICE_PARTS),),
              "a resolving effect's choice (Phase.CHOOSE): its card (Fate type, then Relic "
              "type, one-hot), the seat it targets (one-hot), picks left /3; PROTECT_PARTY "
              "for the Raider's and the Defender's side"),

@@ -8,7 +8,7 @@ miracle stacks and which nightmare lies face down where (only their sizes are sh
 from __future__ import annotations
 
 from fatezoo.envs.core.jit import njit
-from fatezoo.envs.core.layout import ObsField, ObsLayout
+from fatezoo.envs.core.layout import ObsField, ObsLayout, part_starts, part_width
 
 from .state import (
     AREA_SPACES,
@@ -48,21 +48,6 @@ from .state import (
     Dec,
     Phase,
 )
-
-
-def part_starts(parts) -> list[int]:
-    """Where each ``(name, width)`` part of an observation row starts, in order."""
-    starts, o = [], 0
-    for _, width in parts:
-        starts.append(o)
-        o += width
-    return starts
-
-
-def part_width(parts) -> int:
-    """Entries in a row of ``(name, width)`` parts."""
-    return sum(width for _, width in parts)
-
 
 MONUMENT_SCALE = NUM_MON  # a monument type is written (type + 1) / MONUMENT_SCALE, 0 for none
 # pending: any-resource gains left / ANY_SCALE, penalties left / PENALTY_SCALE, colour given
