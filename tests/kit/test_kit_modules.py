@@ -285,38 +285,11 @@ def test_action_space_blocks_offsets_and_names():
         D.ActionSpace([D.Block("a", 2, ("x",))])
 
 
-def test_multi_step_choose_skip_cancel():
-    dec = np.zeros(5, np.int16)
-    D.dec_clear(dec)
-    assert dec.tolist() == [0, 0, -1, -1, -1]
-    D.dec_begin(dec, 2)
-    D.dec_choose(dec, 1)  # card
-    D.dec_choose(dec, 0)  # target
-    assert D.dec_step(dec) == 2 and D.dec_choice(dec, 1) == 0 and D.dec_kind(dec) == 2
-    assert D.dec_cancel(dec) and D.dec_step(dec) == 1 and D.dec_choice(dec, 1) == -1
-    D.dec_skip(dec)  # no target for this card
-    assert D.dec_step(dec) == 2
-    assert D.dec_cancel(dec) and D.dec_step(dec) == 0  # back over the skipped step
-    assert D.dec_choice(dec, 0) == -1
-    assert not D.dec_cancel(dec) and D.dec_step(dec) == 0
-    D.dec_choose(dec, 1)
-    D.dec_choose(dec, 1)
-    D.dec_choose(dec, 1)
-    with pytest.raises(IndexError):
-        D.dec_choose(dec, 1)
-
-
-def test_mask_blocks_and_encode_decision():
+def test_mask_blocks():
     mask = np.zeros(6, np.int8)
     D.set_block(mask, 2, 3, 1)
     assert mask.tolist() == [0, 0, 1, 1, 1, 0]
-    assert D.in_block(4, 2, 3) and not D.in_block(5, 2, 3)
-    dec = np.array([1, 1, 0, -1, -1], np.int16)
-    sizes = np.array([2, 3, 3], np.int64)
-    assert D.decision_obs_size(3, 3, sizes) == 14
-    out = np.zeros(14, np.float32)
-    assert D.encode_decision(dec, 3, 3, sizes, out, 0) == 14
-    assert out.tolist() == [0, 1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0]
+    assert D.in_block(4, 2, 3) and not D.in_block(5, 2, 3) and not D.in_block(1, 2, 3)
 
 
 # ---------------------------------------------------------------- dice

@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 import pytest
-from kitgame import SPEC, check_record, configure, rules
+from kitgame import SPEC, check_record, configure
 from kitgame.encode import OBS, OBS_SIZE
 from kitgame.state import (
     ATTACK,
@@ -21,7 +21,6 @@ from kitgame.state import (
     DECK,
     DISCARD,
     HAND0,
-    NUM_ACTIONS,
     OPTION,
     PASS,
     PLAY,
@@ -32,38 +31,28 @@ from kitgame.state import (
     START_LIFE,
     STRIKE,
     TARGET,
+    Phase,
 )
 
 import fatezoo
 from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core import testing as T
-from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN, UNKNOWN
-from fatezoo.envs.core.rng import seed_words
+from fatezoo.envs.core.testing import RuleGame
 from fatezoo.envs.core.zones import zone_contents
 
 KINDS = {"attack": ATTACK, "search": SEARCH, "block": BLOCK}
 
 
-@njit
-def raw_apply(states, a):
-    rules.apply_action(states[0], a)
+class Table(RuleGame):
+    """One kitgame record set up by hand. ``act`` applies one decision with the game's
+    kernel and checks the record (no forced decision follows: these tests watch each)."""
 
-
-@njit
-def raw_legal(states, mask):
-    rules.legal_mask(states[0], mask)
-
-
-class Table:
-    """One kitgame record set up by hand; ``act`` applies one decision (no forced ones)."""
+    SPEC = SPEC
 
     def __init__(self, hands, deck=(), turn=0, seed=0, ask_all=False):
         n = len(hands)
-        self.states = SPEC.new_states(1, SPEC.options(num_players=n, ask_all=ask_all))
-        self.states["rng"][0] = seed_words(seed)
-        self.mask = np.zeros(NUM_ACTIONS, np.int8)
-        K.reset_one(self.states, 0, self.mask)
+        super().__init__(seed=seed, num_players=n, ask_all=ask_all)
         rec = self.rec
         free = {k: [c for c in range(len(CARD_KIND)) if CARD_KIND[c] == k] for k in range(3)}
         rec["zone_n"][:] = 0
@@ -90,13 +79,8 @@ class Table:
         self.rec["zone"][z, self.rec["zone_n"][z]] = c
         self.rec["zone_n"][z] += 1
 
-    def legal(self):
-        raw_legal(self.states, self.mask)
-        return np.flatnonzero(self.mask).tolist()
-
     def act(self, a):
-        assert a in self.legal(), (a, self.legal())
-        raw_apply(self.states, a)
+        self.apply(a)
         check_record(self.rec)
         return int(self.rec["current_player"])
 
@@ -247,13 +231,26 @@ def test_card_target_option_with_cancel_and_pass():
     assert t.legal() == [TARGET, TARGET + 1, CANCEL]  # back to the target
     t.act(CANCEL)
     assert t.legal() == [PLAY + ATTACK, PLAY + SEARCH, PASS]  # back to the card
-    assert t.rec["dec"].tolist() == [0, 0, -1, -1, -1]
+    assert (t.rec["phase"], t.rec["chosen_kind"], t.rec["chosen_target"]) == (Phase.CARD, -1, -1)
     t.act(PLAY + SEARCH)
     assert t.legal() == [OPTION, OPTION + 1, OPTION + 2, CANCEL]  # a Search has no target
     t.act(CANCEL)
     assert t.legal() == [PLAY + ATTACK, PLAY + SEARCH, PASS]
     assert t.hand(0) == [ATTACK, SEARCH]  # nothing was played
     assert t.act(PASS) == 1 and t.rec["turn"] == 1
+
+
+def test_a_choice_the_rules_cannot_reach_is_refused():
+    t = Table([["attack"], ["attack"]], deck=["block"] * 3)
+    t.act(PLAY + ATTACK)  # phase TARGET, chosen_kind ATTACK, no target yet
+    for field, value, message in (
+            ("chosen_target", 0, "the turn's choice must be a reachable card -> target"),
+            ("chosen_kind", -1, "chosen_kind must be a card kind in phase TARGET"),
+            ("phase", Phase.CARD, r"the turn's choice must be cleared \(phase CARD")):
+        states = t.states.copy()
+        states[0][field] = value
+        with pytest.raises(ValueError, match=message):
+            check_record(states[0])
 
 
 def test_target_seats_are_counted_from_the_player():

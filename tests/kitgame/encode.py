@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from fatezoo.envs.core.decisions import decision_obs_size, encode_decision
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN, count_known_kinds
-from fatezoo.envs.core.layout import ObsField, ObsLayout
+from fatezoo.envs.core.layout import ObsField, ObsLayout, part_starts, part_width
 from fatezoo.envs.core.stack import ONEHOT, SCALAR, SEAT, SKIP, StackCodec, encode_stack
 
 from .state import (
@@ -22,7 +21,6 @@ from .state import (
     MAX_P,
     NUM_CARDS,
     NUM_KINDS,
-    NUM_STEPS,
     START_LIFE,
 )
 
@@ -30,21 +28,34 @@ CODEC = StackCodec(depth=4, columns=[
     ("kind", ONEHOT, NUM_KINDS), ("owner", SEAT, MAX_P), ("ask", SKIP, 0), ("card", SKIP, 0),
     ("target", SEAT, MAX_P), ("option", ONEHOT, 3), ("countered", SCALAR, 1)])
 CODES, SIZES, DEPTH = CODEC.codes, CODEC.sizes, CODEC.depth
-DEC_KINDS = 3  # none, attack, search
-CHOICE_SIZES = np.array([2, 3, 3], np.int64)  # card kind, target offset - 1, option
-SEAT_SIZE = 2 + NUM_KINDS
+# a seat's parts: life, hand size, then the kinds of its hand cards the viewer knows
+SEAT_PARTS = ("life", "hand")
+P_LIFE, P_HAND = range(len(SEAT_PARTS))
+P_KINDS = len(SEAT_PARTS)
+SEAT_SIZE = P_KINDS + NUM_KINDS
+LIFE_SCALE = float(START_LIFE)
+CARD_SCALE = float(NUM_CARDS)  # card counts
+# the turn's choice: the phase one-hot, then the chosen kind and target one-hot
+CHOICE_PARTS = (("phase", 3), ("kind", 2), ("target", MAX_P - 1))
+C_PHASE, C_KIND, C_TARGET = part_starts(CHOICE_PARTS)
+DECK_PARTS = (("size", 1), ("kinds", NUM_KINDS))  # kinds you know are in the deck
+D_SIZE, D_KINDS = part_starts(DECK_PARTS)
+ROLL_PARTS = ("rolled", "face")
+R_ROLLED, R_FACE = range(len(ROLL_PARTS))
+FACE_SCALE = 5.0  # the Risk die's highest face
 
 OBS = ObsLayout((
     ObsField("seats", (MAX_P, SEAT_SIZE), "per seat: life/6, hand size/20, kinds of its hand "
                                           "cards you know (/20)"),
-    ObsField("deck", (1 + NUM_KINDS,), "deck size/20, kinds you know are in the deck (/20)"),
+    ObsField("deck", (part_width(DECK_PARTS),),
+             "deck size/20, kinds you know are in the deck (/20)"),
     ObsField("discard", (NUM_KINDS,), "kinds in the discard pile (/20)"),
     CODEC.obs_field("stack"),
-    ObsField("decision", (decision_obs_size(DEC_KINDS, NUM_STEPS, CHOICE_SIZES),),
-             "turn decision: one-hot kind (none, attack, search), step, card kind, target, "
-             "option"),
+    ObsField("choice", (part_width(CHOICE_PARTS),),
+             "the turn's choice so far: one-hot phase (card, target, option), kind chosen "
+             "(attack, search), target chosen (seats to the player's left - 1)"),
     ObsField("turn_seat", (MAX_P,), "one-hot seat of the player whose turn it is"),
-    ObsField("last_roll", (2,), "1 if the die was rolled, its last face / 5"),
+    ObsField("last_roll", (len(ROLL_PARTS),), "1 if the die was rolled, its last face / 5"),
     ObsField("num_players", (3,), "one-hot 2, 3, 4 players"),
     ObsField("progress", (1,), "turns played / (rounds * players)"),
 ))
@@ -54,7 +65,7 @@ SEAT_STRIDE = OBS.strides("seats")[0]
 O_DECK = OBS.start("deck")
 O_DISCARD = OBS.start("discard")
 O_STACK = OBS.start("stack")
-O_DEC = OBS.start("decision")
+O_CHOICE = OBS.start("choice")
 O_TURN = OBS.start("turn_seat")
 O_ROLL = OBS.start("last_roll")
 O_NP = OBS.start("num_players")
@@ -74,33 +85,37 @@ def encode(rec, viewer, omniscient, out):
     for r in range(n):
         q = (viewer + r) % n
         o = O_SEATS + r * SEAT_STRIDE
-        out[o] = rec["life"][q] / START_LIFE
-        out[o + 1] = zn[HAND0 + q] / NUM_CARDS
+        out[o + P_LIFE] = rec["life"][q] / LIFE_SCALE
+        out[o + P_HAND] = zn[HAND0 + q] / CARD_SCALE
         counts[:] = 0.0
         for i in range(zn[HAND0 + q]):
             c = zone[HAND0 + q, i]
             if omniscient or known[viewer, c] == KNOWN:
                 counts[CARD_KIND[c]] += 1
         for k in range(NUM_KINDS):
-            out[o + 2 + k] = counts[k] / NUM_CARDS
-    out[O_DECK] = zn[DECK] / NUM_CARDS
+            out[o + P_KINDS + k] = counts[k] / CARD_SCALE
+    out[O_DECK + D_SIZE] = zn[DECK] / CARD_SCALE
     counts[:] = 0.0
     for i in range(zn[DECK]):
         c = zone[DECK, i]
         if omniscient or known[viewer, c] >= IN_ZONE:
             counts[CARD_KIND[c]] += 1
     for k in range(NUM_KINDS):
-        out[O_DECK + 1 + k] = counts[k] / NUM_CARDS
+        out[O_DECK + D_KINDS + k] = counts[k] / CARD_SCALE
     counts[:] = 0.0
     count_known_kinds(zone, zn, known, DISCARD, viewer, CARD_KIND, KNOWN, counts)
     for k in range(NUM_KINDS):
-        out[O_DISCARD + k] = counts[k] / NUM_CARDS
+        out[O_DISCARD + k] = counts[k] / CARD_SCALE
     encode_stack(rec["stack"], rec["stack_n"], viewer, n, CODES, SIZES, DEPTH, out, O_STACK)
-    encode_decision(rec["dec"], DEC_KINDS, NUM_STEPS, CHOICE_SIZES, out, O_DEC)
+    out[O_CHOICE + C_PHASE + rec["phase"]] = 1.0
+    if rec["chosen_kind"] >= 0:
+        out[O_CHOICE + C_KIND + rec["chosen_kind"]] = 1.0
+    if rec["chosen_target"] >= 0:
+        out[O_CHOICE + C_TARGET + rec["chosen_target"]] = 1.0
     out[O_TURN + (int(rec["turn_player"]) - viewer + n) % n] = 1.0
     if rec["last_roll"] >= 0:
-        out[O_ROLL] = 1.0
-        out[O_ROLL + 1] = rec["last_roll"] / 5.0
+        out[O_ROLL + R_ROLLED] = 1.0
+        out[O_ROLL + R_FACE] = rec["last_roll"] / FACE_SCALE
     out[O_NP + n - 2] = 1.0
     out[O_PROG] = min(1.0, rec["turn"] / (int(rec["rounds"]) * n))
 

@@ -4,18 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fatezoo.envs.core.decisions import (
-    dec_begin,
-    dec_cancel,
-    dec_choice,
-    dec_choose,
-    dec_clear,
-    dec_kind,
-    dec_skip,
-    dec_step,
-    in_block,
-    set_block,
-)
+from fatezoo.envs.core.decisions import in_block, set_block
 from fatezoo.envs.core.dice import roll
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
@@ -49,8 +38,6 @@ from .state import (
     COL_COUNTERED,
     COL_OPTION,
     COL_TARGET,
-    DEC_ATTACK,
-    DEC_SEARCH,
     DECK,
     DISCARD,
     HAND0,
@@ -66,10 +53,9 @@ from .state import (
     STACK_Z,
     START_HAND,
     START_LIFE,
-    STEP_CARD,
-    STEP_TARGET,
     STRIKE,
     TARGET,
+    Phase,
 )
 
 
@@ -96,6 +82,14 @@ def play_from_hand(rec, p, kind):
 
 
 @njit(cache=True)
+def clear_choice(rec):
+    """No choice in progress: the turn asks for a card again."""
+    rec["phase"] = Phase.CARD
+    rec["chosen_kind"] = -1
+    rec["chosen_target"] = -1
+
+
+@njit(cache=True)
 def reset_game(rec):
     """Shuffle the 20 cards, deal 3 to each seat, 6 life each; seat 0 starts (and draws)."""
     n = rec["num_players"]
@@ -113,7 +107,7 @@ def reset_game(rec):
     rec["stack_n"][0] = 0
     rec["resolved_n"][0] = 0
     rec["last_roll"] = -1
-    dec_clear(rec["dec"])
+    clear_choice(rec)
     rec["turn_player"] = 0
     rec["current_player"] = 0
     draw(rec, 0)
@@ -140,7 +134,7 @@ def end_turn(rec):
     """The turn ends; after rounds * n turns or at 0 life the game ends, else the next draws."""
     n = rec["num_players"]
     rec["turn"] += 1
-    dec_clear(rec["dec"])
+    clear_choice(rec)
     over = rec["turn"] >= rec["rounds"] * n
     for p in range(n):
         if rec["life"][p] == 0:
@@ -220,74 +214,93 @@ def asks(rec):
 
 @njit(cache=True)
 def legal_mask(rec, mask):
-    """Legal actions of the current player."""
+    """Legal actions of the current player: a response window's, or the phase's block."""
     for a in range(mask.shape[0]):
         mask[a] = 0
     p = rec["current_player"]
-    n = rec["num_players"]
-    d = rec["dec"]
     if rec["stack_n"][0] > 0:  # a response window asks ``p``
         mask[RESPOND] = 1 if holds(rec, p, BLOCK) else 0
         mask[PASS] = 1
-        return
-    step = dec_step(d)
-    if dec_kind(d) == 0:
+    elif rec["phase"] == Phase.CARD:
         mask[PLAY + ATTACK] = 1 if holds(rec, p, ATTACK) else 0
         mask[PLAY + SEARCH] = 1 if holds(rec, p, SEARCH) else 0
         mask[PASS] = 1
-    elif step == STEP_TARGET:
-        set_block(mask, TARGET, n - 1, 1)
+    elif rec["phase"] == Phase.TARGET:
+        set_block(mask, TARGET, rec["num_players"] - 1, 1)
         mask[CANCEL] = 1
     else:
-        set_block(mask, OPTION, 2 if dec_kind(d) == DEC_ATTACK else 3, 1)
+        set_block(mask, OPTION, 2 if rec["chosen_kind"] == ATTACK else 3, 1)
         mask[CANCEL] = 1
 
 
 @njit(cache=True)
-def apply_action(rec, action):
-    """Apply one legal decision of the current player."""
-    p = rec["current_player"]
+def respond(rec, p, action):
+    """In a response window: ``p`` blocks (a Block goes on the stack) or passes; the
+    window moves on."""
+    if action == RESPOND:
+        c = play_from_hand(rec, p, BLOCK)
+        i = stack_push(rec["stack"], rec["stack_n"], BLOCK, p)
+        rec["stack"][i, COL_CARD] = c
+        rec["stack"][i, COL_TARGET] = -1
+        rec["stack"][i, COL_OPTION] = -1
+    advance(rec)
+
+
+@njit(cache=True)
+def choose_card(rec, p, kind):
+    """Phase CARD: choosing a card kind shows it (everyone now knows the player holds
+    that kind, so a determinized world keeps it, and check_record can require it); an
+    Attack asks for its target next, a Search (no target) for its option."""
+    i = zone_find_kind(rec["zone"], rec["zone_n"], HAND0 + p, CARD_KIND, kind)
+    reveal_all(rec["known"], rec["zone"][HAND0 + p, i], rec["num_players"])
+    rec["chosen_kind"] = kind
+    rec["phase"] = Phase.TARGET if kind == ATTACK else Phase.OPTION
+
+
+@njit(cache=True)
+def cancel(rec):
+    """Back one step, forgetting that step's choice: OPTION -> TARGET for an Attack,
+    else back to CARD."""
+    if rec["phase"] == Phase.OPTION and rec["chosen_kind"] == ATTACK:
+        rec["chosen_target"] = -1
+        rec["phase"] = Phase.TARGET
+    else:
+        clear_choice(rec)
+
+
+@njit(cache=True)
+def play_card(rec, p, option):
+    """Phase OPTION: the card is played, its effect goes on the stack, the window opens."""
     n = rec["num_players"]
-    d = rec["dec"]
+    kind = rec["chosen_kind"]
+    rel = rec["chosen_target"]
+    c = play_from_hand(rec, p, kind)
+    rec["resolved_n"][0] = 0
+    i = stack_push(rec["stack"], rec["stack_n"], kind, p)
+    rec["stack"][i, COL_CARD] = c
+    rec["stack"][i, COL_TARGET] = (p + 1 + rel) % n if rel >= 0 else -1
+    rec["stack"][i, COL_OPTION] = option
+    clear_choice(rec)
+    advance(rec)
+
+
+@njit(cache=True)
+def apply_action(rec, action):
+    """Apply one legal decision of the current player: one kernel per decision."""
+    p = rec["current_player"]
     if rec["stack_n"][0] > 0:
-        if action == RESPOND:
-            c = play_from_hand(rec, p, BLOCK)
-            i = stack_push(rec["stack"], rec["stack_n"], BLOCK, p)
-            rec["stack"][i, COL_CARD] = c
-            rec["stack"][i, COL_TARGET] = -1
-            rec["stack"][i, COL_OPTION] = -1
-        advance(rec)  # a pass: the window moves on
-        return
-    if action == PASS:
+        respond(rec, p, action)
+    elif action == PASS:
         end_turn(rec)
     elif action == CANCEL:
-        dec_cancel(d)
-        if dec_step(d) == STEP_CARD:
-            dec_clear(d)  # back to the start: no card chosen
+        cancel(rec)
     elif in_block(action, PLAY, 2):
-        kind = action - PLAY
-        # choosing a card shows it: everyone now knows the player holds that kind (so a
-        # determinized world keeps it, and check_record can require it)
-        i = zone_find_kind(rec["zone"], rec["zone_n"], HAND0 + p, CARD_KIND, kind)
-        reveal_all(rec["known"], rec["zone"][HAND0 + p, i], n)
-        dec_begin(d, DEC_ATTACK if kind == ATTACK else DEC_SEARCH)
-        dec_choose(d, kind)
-        if kind == SEARCH:
-            dec_skip(d)  # a Search has no target
+        choose_card(rec, p, action - PLAY)
     elif in_block(action, TARGET, 3):
-        dec_choose(d, action - TARGET)
-    else:  # an option: the card is played, its effect goes on the stack
-        kind = dec_choice(d, STEP_CARD)
-        rel = dec_choice(d, STEP_TARGET)
-        dec_choose(d, action - OPTION)
-        c = play_from_hand(rec, p, kind)
-        rec["resolved_n"][0] = 0
-        i = stack_push(rec["stack"], rec["stack_n"], kind, p)
-        rec["stack"][i, COL_CARD] = c
-        rec["stack"][i, COL_TARGET] = (p + 1 + rel) % n if rel >= 0 else -1
-        rec["stack"][i, COL_OPTION] = action - OPTION
-        dec_clear(d)
-        advance(rec)
+        rec["chosen_target"] = action - TARGET
+        rec["phase"] = Phase.OPTION
+    else:
+        play_card(rec, p, action - OPTION)
 
 
 @njit(cache=True)

@@ -8,22 +8,27 @@ Zones (one zone group, capacity 20)::
 
 Actions (one ``Discrete(11)`` laid out by ``decisions.ActionSpace``)::
 
-    0..1   play attack / play search            step 0 of the turn decision
-    2..4   target seat +1 .. +3                 step 1 (Attack only)
-    5..7   option 0 .. 2                        step 2 (Attack: strike / roll the die;
+    0..1   play attack / play search            Phase.CARD
+    2..4   target seat +1 .. +3                 Phase.TARGET (Attack only)
+    5..7   option 0 .. 2                        Phase.OPTION (Attack: strike / roll the die;
                                                  Search: fetch attack / search / block)
     8      respond: block                       in a response window
-    9      pass                                 step 0 (end the turn) or a response window
-    10     cancel: back one step                steps 1 and 2
+    9      pass                                 Phase.CARD (end the turn) or a response window
+    10     cancel: back one step                Phase.TARGET and Phase.OPTION
+
+The turn is one choice in three steps, held as every game here holds one: ``phase`` names
+the step being asked, and the choices made so far sit in ``chosen_kind`` and
+``chosen_target`` (-1 while unmade).
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
 from pathlib import Path
 
 import numpy as np
 
-from fatezoo.envs.core.decisions import ActionSpace, Block, decision_fields
+from fatezoo.envs.core.decisions import ActionSpace, Block
 from fatezoo.envs.core.dice import die
 from fatezoo.envs.core.knowledge import knowledge_fields
 from fatezoo.envs.core.stack import PAYLOAD, stack_fields
@@ -45,15 +50,21 @@ START_LIFE = 6
 STRIKE = 2  # damage of option 0 of an Attack
 RISK_DIE = die(0, 1, 2, 3, 3, 5)  # option 1 of an Attack: damage = one roll
 
-# the turn decision: kind (0 none, 1 attack, 2 search), steps card -> target -> option
-DEC_ATTACK, DEC_SEARCH = 1, 2
-STEP_CARD, STEP_TARGET, STEP_OPTION = 0, 1, 2
-NUM_STEPS = 3
 
-# stack entries: kind, owner, ask (kit columns), then card, target seat, option, countered
+class Phase(IntEnum):
+    """The step of the turn's choice being asked (a response window is asked whenever
+    the stack holds an effect, whatever the phase)."""
+
+    CARD = 0  # play an Attack or a Search, or pass
+    TARGET = 1  # an Attack's target
+    OPTION = 2  # the played card's option
+
+
+# stack entries: kind, owner, ask (the kit's columns), then the game's from PAYLOAD on
 STACK_CAP = 8
-COL_CARD, COL_TARGET, COL_OPTION, COL_COUNTERED = PAYLOAD, PAYLOAD + 1, PAYLOAD + 2, PAYLOAD + 3
-STACK_WIDTH = PAYLOAD + 4
+STACK_PARTS = ("card", "target", "option", "countered")  # target: a seat; -1 none
+COL_CARD, COL_TARGET, COL_OPTION, COL_COUNTERED = range(PAYLOAD, PAYLOAD + len(STACK_PARTS))
+STACK_WIDTH = PAYLOAD + len(STACK_PARTS)
 
 SPACE = ActionSpace([
     Block("play", 2, ("play attack", "play search")),
@@ -82,7 +93,9 @@ GAME_FIELDS = [
     *zone_fields("zone", NUM_ZONES, NUM_CARDS),
     *knowledge_fields("known", MAX_P, NUM_CARDS),
     *stack_fields("stack", STACK_CAP, STACK_WIDTH),
-    *decision_fields("dec", NUM_STEPS),
+    ("phase", np.int8),
+    ("chosen_kind", np.int8),  # the kind of card being played (ATTACK, SEARCH), -1 none
+    ("chosen_target", np.int8),  # an Attack's target, in seats to the player's left - 1
     ("resolved", np.int16, (STACK_CAP,)),  # cards of the last chain, in resolution order
     ("resolved_n", np.int16, (1,)),
 ]
