@@ -58,6 +58,17 @@ class RuleGame:
         self.mask = np.zeros(self.SPEC.num_actions, np.int8)
         K.reset_one(self.states, 0, self.mask)
 
+    @classmethod
+    def of(cls, states):
+        """The harness over an existing one-record ``states`` array (shared, not copied).
+
+        For tests that build and pass the array itself.
+        """
+        game = cls.__new__(cls)
+        game.states = states
+        game.mask = np.zeros(cls.SPEC.num_actions, np.int8)
+        return game
+
     @property
     def r(self):
         """The record (a view: writes go into the game)."""

@@ -9,8 +9,9 @@ Temples are drawn by cell (cell = 4 * row + col, row 0 north); the starting T is
     [    4     ][Pathway  5][   6     ][ 7 ]
     [    8     ][Heart    9][   10    ][ 11]
 
-``act`` applies a decision with ``K.step_one``, which also applies every following forced
-(single-choice) decision; expected values account for that.
+The harness is the core's ``RuleGame`` (``Game``): ``act`` applies decisions as the envs do,
+which also applies every following forced (single-choice) decision; expected values
+account for that.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ import pytest
 import fatezoo
 from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core.registry import get_spec
-from fatezoo.envs.core.rng import seed_words
 from fatezoo.envs.core.stack import KIND, OWNER
+from fatezoo.envs.core.testing import RuleGame
 from fatezoo.envs.foretold import check_record, rules, temple_is_legal
 from fatezoo.envs.foretold.cards import (
     C_FATE,
@@ -43,7 +44,6 @@ from fatezoo.envs.foretold.state import (
     FLIP,
     K_ONSMITE,
     MAX_DICE,
-    NUM_ACTIONS,
     PASS,
     PICK_FAITHFUL,
     PICK_RELIC,
@@ -68,14 +68,16 @@ N, E, S, W = 0, 1, 2, 3
 # ---------------------------------------------------------------- helpers
 
 
+class Game(RuleGame):
+    """The core's rule-test harness for Foretold; the helpers below pass its one-record
+    ``states`` array (``Game.of(states)``) so positions are edited in place."""
+
+    SPEC = SPEC
+
+
 def deal(n=2, seed=0, **options):
-    """A dealt game (one record) and its mask."""
-    fields = SPEC.options(num_players=n, **options)
-    states = SPEC.new_states(1, fields)
-    states["rng"][0] = seed_words(seed)
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    K.reset_one(states, 0, mask)
-    return states
+    """A dealt game's one-record ``states`` array, dealt as the envs deal it."""
+    return Game(num_players=n, seed=seed, **options).states
 
 
 def market(n=2, seed=0, p=0, gold=0, **options):
@@ -153,19 +155,13 @@ def place_tile(rec, p, cell, name, side=0, rot=0):
 def ready(states):
     """Check the edited record and return its legal actions."""
     check_record(states[0])
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    K.mask_one(states, 0, mask)
-    return set(np.flatnonzero(mask).tolist())
+    return set(Game.of(states).legal())
 
 
 def act(states, *actions):
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    for a in actions:
-        K.mask_one(states, 0, mask)
-        assert mask[a], f"action {a} ({SPEC.action_names[a]}) is not legal"
-        K.step_one(states, 0, a, mask)
-    check_record(states[0])
-    return set(np.flatnonzero(mask).tolist())
+    """Apply each decision as the envs do (forced ones follow), checking each is legal and
+    the record after; return the legal actions then."""
+    return set(Game.of(states).act(*actions).legal())
 
 
 def decline(states, *seats):
