@@ -12,6 +12,7 @@ from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.rng import next_u32, randint, shuffle
 from fatezoo.envs.core.state import REWARD_SCORE
+from fatezoo.envs.core.zones import zone_push, zone_take
 
 from .state import (
     AFTER_PEEK_END_TURN,
@@ -75,11 +76,18 @@ def seasonal(rec, kind):
 
 
 # ---------------------------------------------------------------- zones
+#
+# The discard piles are a kit zone group (``discard[k, :discard_n[k]]``, top at
+# ``discard_n[k] - 1``) moved by ``envs/core/zones.py``. The draw pile, the cards set
+# aside and the cards out of the season are single piles with a scalar count
+# (``draw_n``, ``aside_n``, ``out_n``), which the kit's helpers cannot take (they need the
+# counts as an array to update in place, and numba has no array view of a scalar
+# record field), so the two draw-pile moves below are written here.
 
 
 @njit(cache=True)
 def pop_draw(rec):
-    """Take the top card of the draw pile."""
+    """Take the top card of the draw pile (its top is at ``draw_n - 1``, as a zone's)."""
     rec["draw_n"] -= 1
     return rec["draw"][rec["draw_n"]]
 
@@ -96,22 +104,16 @@ def insert_draw(rec, c, pos):
 
 @njit(cache=True)
 def push_discard(rec, k, c):
-    """Put card ``c`` face up on discard pile ``k``."""
-    rec["discard"][k, rec["discard_n"][k]] = c
-    rec["discard_n"][k] += 1
-    rec["discard_seen"][c >> 1] += 1
+    """Put card ``c`` face up on discard pile ``k``; ``discard_seen`` counts it."""
+    zone_push(rec["discard"], rec["discard_n"], k, c)
+    rec["discard_seen"][identity(c)] += 1
 
 
 @njit(cache=True)
 def take_discard(rec, k, depth):
-    """Take the card ``depth`` below the top of discard pile ``k``."""
-    n = rec["discard_n"][k]
-    pos = n - 1 - depth
-    c = rec["discard"][k, pos]
-    for i in range(pos, n - 1):
-        rec["discard"][k, i] = rec["discard"][k, i + 1]
-    rec["discard_n"][k] = n - 1
-    rec["discard_seen"][c >> 1] -= 1
+    """Take the card ``depth`` below the top of discard pile ``k``; ``discard_seen`` too."""
+    c = zone_take(rec["discard"], rec["discard_n"], k, rec["discard_n"][k] - 1 - depth)
+    rec["discard_seen"][identity(c)] -= 1
     return c
 
 
