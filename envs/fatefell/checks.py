@@ -13,6 +13,7 @@ import numpy as np
 from fatezoo.envs.core.checks import SEATS, Range, check_ranges, need, within
 
 from .state import (
+    DRAW_PILE,
     FATE0,
     MAX_P,
     MIN_P,
@@ -61,10 +62,15 @@ RANGES = {
 }
 
 
+def draw_pile(rec) -> np.ndarray:
+    """The cards of the draw pile, bottom to top."""
+    return rec["draw"][DRAW_PILE, : rec["draw_n"][DRAW_PILE]]
+
+
 def card_zones(rec) -> np.ndarray:
     """How many times each of the 60 cards appears across all zones (all 1 when sound)."""
     n = int(rec["num_players"])
-    parts = [rec["layout"][:n].ravel(), rec["draw"][: rec["draw_n"]],
+    parts = [rec["layout"][:n].ravel(), draw_pile(rec),
              rec["discard"][0, : rec["discard_n"][0]], rec["discard"][1, : rec["discard_n"][1]],
              rec["aside"][: rec["aside_n"]], rec["out"][: rec["out_n"]]]
     parts += [np.array([rec[k]]) for k in ("hand", "pending", "fate_card") if rec[k] >= 0]
@@ -105,8 +111,8 @@ def _check_fields(rec: dict, n: int) -> None:
          rec["known"])
     need(rec["num_piles"] == 2 or rec["discard_n"][1] == 0, "discard_n[1]",
          "0 with one discard pile", int(rec["discard_n"][1]))
-    need(within(rec["draw"][: rec["draw_n"]], 0, NUM_CARDS), "draw",
-         f"cards in [0, {NUM_CARDS})", rec["draw"][: rec["draw_n"]])
+    need(within(draw_pile(rec), 0, NUM_CARDS), "draw",
+         f"cards in [0, {NUM_CARDS})", draw_pile(rec))
     for k in range(2):
         pile = rec["discard"][k, : rec["discard_n"][k]]
         need(within(pile, 0, NUM_ARCANA), f"discard pile {k}",
@@ -134,7 +140,7 @@ def _check_seasons(rec: dict, n: int) -> None:
     need(within(rec["total"][:n], 0, 4 * 48 + 1) and not rec["total"][n:].any(), "total",
          f"in [0, 192] for seats < {n} and 0 elsewhere", rec["total"])
     resolving = int(rec["fate_card"] >= 0)
-    in_draw = sum(c >= FATE0 for c in rec["draw"][: rec["draw_n"]].tolist())
+    in_draw = sum(c >= FATE0 for c in draw_pile(rec).tolist())
     in_play = in_draw + rec["aside_n"] + resolving
     need(in_play <= counts[s], "Fate cards in the draw pile, set aside and resolving",
          f"at most the season's {int(counts[s])}", in_play)
@@ -207,7 +213,7 @@ def _check_cards(rec: dict, n: int) -> None:
         raise ValueError(f"discard_seen must count the identities in the discard piles "
                          f"{seen}, got {rec['discard_seen'].tolist()}")
     layout = rec["layout"]
-    cards = (layout[:n].ravel().tolist() + rec["draw"][: rec["draw_n"]].tolist() + piles
+    cards = (layout[:n].ravel().tolist() + draw_pile(rec).tolist() + piles
              + rec["aside"][: rec["aside_n"]].tolist() + rec["out"][: rec["out_n"]].tolist()
              + [int(rec[k]) for k in ("hand", "pending", "fate_card") if rec[k] >= 0])
     if sorted(cards) != _ALL_CARDS:

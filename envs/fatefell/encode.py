@@ -15,6 +15,7 @@ from .state import (
     COIN_SIDES,
     COPIES,
     DRAW_DEPTH,
+    DRAW_PILE,
     FATE0,
     MAX_P,
     MAX_PILES,
@@ -211,7 +212,7 @@ def encode(rec, viewer, omniscient, out):
     out[O_KIND + int(rec["season_kind"][s])] = 1.0
     out[O_RULES] = rec["seasonal_rules"]
     out[O_PILES] = rec["num_piles"] - 1
-    out[O_SIZES + Z_DRAW] = rec["draw_n"] / PILE_SCALE
+    out[O_SIZES + Z_DRAW] = rec["draw_n"][DRAW_PILE] / PILE_SCALE
     for k in range(MAX_PILES):
         out[O_SIZES + Z_DISCARD + k] = rec["discard_n"][k] / PILE_SCALE
     f = rec["fate_count"][s]
@@ -276,5 +277,6 @@ def encode_state(rec, out):
     encode(rec, 0, 1, out[:OBS_SIZE])
     for i in range(STATE_EXTRA):
         out[OBS_SIZE + i] = 0.0
-    for i in range(rec["draw_n"]):
-        out[OBS_SIZE + i] = (rec["draw"][i] + 1) / NUM_CARDS
+    draw = rec["draw"][DRAW_PILE]
+    for i in range(rec["draw_n"][DRAW_PILE]):
+        out[OBS_SIZE + i] = (draw[i] + 1) / NUM_CARDS

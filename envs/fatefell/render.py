@@ -9,7 +9,7 @@ from fatezoo.envs.core.docs import csv_cards
 from fatezoo.envs.core.raster import text_block
 
 from .cards import FATE_MOON_TEXT, FATE_NAMES, FATE_SUN_TEXT, card_short
-from .state import NUM_ARCANA, Phase, Season, action_name
+from .state import DRAW_PILE, NUM_ARCANA, Phase, Season, action_name
 
 # Shown by ``fatezoo play`` (its intro and its ``help`` command).
 HOW_TO_WIN = ("at the end of each season every card in your layout scores its value (a "
@@ -70,7 +70,7 @@ def render_ansi(rec, seat=None) -> str:
                      f"  revealed")
     resolving = 1 if rec["fate_card"] >= 0 else 0
     fates_left = int(rec["fate_count"][rec["season"]]) - int(rec["aside_n"]) - resolving
-    lines.append(f"draw pile: {int(rec['draw_n'])} cards ({fates_left} Fate)")
+    lines.append(f"draw pile: {int(rec['draw_n'][DRAW_PILE])} cards ({fates_left} Fate)")
     for k in range(int(rec["num_piles"])):
         m = int(rec["discard_n"][k])
         top = " ".join(card_short(rec["discard"][k, m - 1 - d]) for d in range(min(3, m)))
@@ -109,7 +109,7 @@ def render_svg(rec, seat=None) -> str:
                          f'{escape(label)}</text>')
     m = int(rec["discard_n"][0])
     top = card_short(rec["discard"][0, m - 1]).strip() if m else "-"
-    parts.append(f'<text x="10" y="{h - 12}" fill="#f0e6d2">draw {int(rec["draw_n"])} | '
+    parts.append(f'<text x="10" y="{h - 12}" fill="#f0e6d2">draw {int(rec["draw_n"][DRAW_PILE])} | '
                  f'discard top {escape(top)}</text>')
     parts.append("</svg>")
     return "".join(parts)

@@ -12,6 +12,7 @@ from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.rng import next_u32, randint, shuffle
 from fatezoo.envs.core.state import REWARD_SCORE
+from fatezoo.envs.core.zones import zone_insert, zone_pop, zone_push, zone_take
 
 from .state import (
     AFTER_PEEK_END_TURN,
@@ -22,6 +23,7 @@ from .state import (
     DRAW_DECK,
     DRAW_DEPTH,
     DRAW_DISCARD,
+    DRAW_PILE,
     END_TURN,
     FATE0,
     FATE_BASE,
@@ -75,43 +77,24 @@ def seasonal(rec, kind):
 
 
 # ---------------------------------------------------------------- zones
-
-
-@njit(cache=True)
-def pop_draw(rec):
-    """Take the top card of the draw pile."""
-    rec["draw_n"] -= 1
-    return rec["draw"][rec["draw_n"]]
-
-
-@njit(cache=True)
-def insert_draw(rec, c, pos):
-    """Put card ``c`` into the draw pile at position ``pos`` (0 = bottom)."""
-    d = rec["draw"]
-    for i in range(rec["draw_n"], pos, -1):
-        d[i] = d[i - 1]
-    d[pos] = c
-    rec["draw_n"] += 1
+#
+# The draw pile (a group of one zone, ``DRAW_PILE``) and the discard piles (one zone
+# each) are kit zone groups moved by ``envs/core/zones.py``: ``draw[DRAW_PILE, :n]`` and
+# ``discard[k, :n]``, bottom at 0, top at ``n - 1``.
 
 
 @njit(cache=True)
 def push_discard(rec, k, c):
-    """Put card ``c`` face up on discard pile ``k``."""
-    rec["discard"][k, rec["discard_n"][k]] = c
-    rec["discard_n"][k] += 1
-    rec["discard_seen"][c >> 1] += 1
+    """Put card ``c`` face up on discard pile ``k``; ``discard_seen`` counts it."""
+    zone_push(rec["discard"], rec["discard_n"], k, c)
+    rec["discard_seen"][identity(c)] += 1
 
 
 @njit(cache=True)
 def take_discard(rec, k, depth):
-    """Take the card ``depth`` below the top of discard pile ``k``."""
-    n = rec["discard_n"][k]
-    pos = n - 1 - depth
-    c = rec["discard"][k, pos]
-    for i in range(pos, n - 1):
-        rec["discard"][k, i] = rec["discard"][k, i + 1]
-    rec["discard_n"][k] = n - 1
-    rec["discard_seen"][c >> 1] -= 1
+    """Take the card ``depth`` below the top of discard pile ``k``; ``discard_seen`` too."""
+    c = zone_take(rec["discard"], rec["discard_n"], k, rec["discard_n"][k] - 1 - depth)
+    rec["discard_seen"][identity(c)] -= 1
     return c
 
 
@@ -155,11 +138,11 @@ def bury(rec, owner, slot, seen):
 
     Fate cards met while drawing the replacement are set aside unresolved.
     """
-    insert_draw(rec, rec["layout"][owner, slot], 0)
-    c = pop_draw(rec)
+    zone_insert(rec["draw"], rec["draw_n"], DRAW_PILE, 0, rec["layout"][owner, slot])
+    c = zone_pop(rec["draw"], rec["draw_n"], DRAW_PILE)
     while c >= FATE0:
         set_aside(rec, c)
-        c = pop_draw(rec)
+        c = zone_pop(rec["draw"], rec["draw_n"], DRAW_PILE)
     place(rec, owner, slot, c, seen, False)
 
 
@@ -173,11 +156,12 @@ def turn_up(rec, k):
     A Fate card turned up this way goes back into the draw pile at a random position.
     """
     while True:
-        c = pop_draw(rec)
+        c = zone_pop(rec["draw"], rec["draw_n"], DRAW_PILE)
         if c < FATE0:
             push_discard(rec, k, c)
             return
-        insert_draw(rec, c, randint(rec["rng"], rec["draw_n"] + 1))
+        pos = randint(rec["rng"], rec["draw_n"][DRAW_PILE] + 1)
+        zone_insert(rec["draw"], rec["draw_n"], DRAW_PILE, pos, c)
 
 
 @njit(cache=True)
@@ -190,11 +174,12 @@ def deal_season(rec):
     rec["season_kind"][s] = kind
     spin = randint(rng, FATE_SPINS) if rec["random_fates"] else kind
     rec["fate_count"][s] = FATE_BASE + FATE_STEP * spin
-    d = rec["draw"]
+    d = rec["draw"][DRAW_PILE]
+    dn = rec["draw_n"]
     for c in range(NUM_ARCANA):
         d[c] = c
     shuffle(d, NUM_ARCANA, rng)
-    rec["draw_n"] = NUM_ARCANA
+    dn[DRAW_PILE] = NUM_ARCANA
     for p in range(MAX_P):
         for x in range(SLOTS):
             rec["matched"][p, x] = 0
@@ -203,7 +188,7 @@ def deal_season(rec):
                 rec["known"][v, p, x] = 0
     for p in range(n):
         for x in range(SLOTS):
-            rec["layout"][p, x] = pop_draw(rec)
+            rec["layout"][p, x] = zone_pop(rec["draw"], dn, DRAW_PILE)
         for x in range(HIDDEN_SLOTS, SLOTS):  # look at the bottom two: the Revealed cards
             rec["known"][p, p, x] = 1
     for i in range(NUM_FATE):
@@ -211,10 +196,9 @@ def deal_season(rec):
     shuffle(rec["out"], NUM_FATE, rng)
     f = rec["fate_count"][s]
     for i in range(f):
-        d[rec["draw_n"]] = rec["out"][NUM_FATE - 1 - i]
-        rec["draw_n"] += 1
+        zone_push(rec["draw"], dn, DRAW_PILE, rec["out"][NUM_FATE - 1 - i])
     rec["out_n"] = NUM_FATE - f
-    shuffle(d, rec["draw_n"], rng)
+    shuffle(d, dn[DRAW_PILE], rng)
     rec["aside_n"] = 0
     rec["num_piles"] = MAX_PILES if seasonal(rec, Season.AUTUMN) else 1
     for k in range(MAX_PILES):
@@ -276,7 +260,7 @@ def end_turn(rec):
             rec["final_left"] = n - 1
     else:
         rec["final_left"] -= 1
-    if rec["draw_n"] == 0 or (rec["ender"] >= 0 and rec["final_left"] <= 0):
+    if rec["draw_n"][DRAW_PILE] == 0 or (rec["ender"] >= 0 and rec["final_left"] <= 0):
         end_season(rec)
         return
     rec["turn_player"] = (t + 1) % n
@@ -475,7 +459,7 @@ def legal_mask(rec, mask):
     p = rec["current_player"]
     if ph == Phase.DRAW:
         any_draw = False
-        if rec["draw_n"] > 0:
+        if rec["draw_n"][DRAW_PILE] > 0:
             mask[DRAW_DECK] = 1
             any_draw = True
         depth = DRAW_DEPTH if seasonal(rec, Season.SUMMER) else 1
@@ -542,7 +526,7 @@ def to_discard(rec, c):
 def draw_card(rec, a):
     """DRAW: from the draw pile (Fate cards resolve at once) or a discard pile."""
     if a == DRAW_DECK:
-        c = pop_draw(rec)
+        c = zone_pop(rec["draw"], rec["draw_n"], DRAW_PILE)
         if c >= FATE0:
             resolve_fate(rec, c)
             return
@@ -705,8 +689,9 @@ def determinize_record(rec, player, words):
         k += 1
     f = 0
     in_draw = 0
-    for i in range(rec["draw_n"]):
-        c = rec["draw"][i]
+    draw = rec["draw"][DRAW_PILE]
+    for i in range(rec["draw_n"][DRAW_PILE]):
+        c = draw[i]
         if c >= FATE0:
             fpool[f] = c
             f += 1
@@ -735,12 +720,12 @@ def determinize_record(rec, player, words):
         j += 1
     m = 0
     for i in range(j, k):
-        rec["draw"][m] = pool[i]
+        draw[m] = pool[i]
         m += 1
     for i in range(in_draw):
-        rec["draw"][m] = fpool[i]
+        draw[m] = fpool[i]
         m += 1
-    shuffle(rec["draw"], m, words)
+    shuffle(draw, m, words)
     for i in range(f - in_draw):
         rec["out"][i] = fpool[in_draw + i]
     for i in range(rec["rng"].shape[0]):

@@ -35,6 +35,7 @@ import numpy as np
 
 from fatezoo.envs.core.decisions import ActionSpace, Block
 from fatezoo.envs.core.state import make_state_dtype
+from fatezoo.envs.core.zones import zone_fields
 
 NUM_ARCANA = 48
 NUM_IDENTITIES = NUM_ARCANA // 2  # a Character and a Skeleton per identity
@@ -48,6 +49,7 @@ MAX_P = 4
 SLOTS = 4
 HIDDEN_SLOTS = 2  # slots 0, 1 are Hidden; slots HIDDEN_SLOTS.. are Revealed
 PILE_CAP = 64
+DRAW_PILE = 0  # the draw pile's zone in its group of one (``draw``, ``draw_n``)
 MAX_PILES = 2  # discard piles (two in advanced Autumn)
 DRAW_DEPTH = 3  # cards of a discard pile one may draw from in advanced Summer
 NONE = -1  # no card, player, slot or coin side in a record field
@@ -174,8 +176,8 @@ GAME_FIELDS = [
     ("layout", np.int16, (MAX_P, SLOTS)),
     ("matched", np.int8, (MAX_P, SLOTS)),
     ("known", np.int8, (MAX_P, MAX_P, SLOTS)),  # viewer, owner, slot
-    ("draw", np.int16, (PILE_CAP,)),  # bottom at 0, top at draw_n - 1
-    ("draw_n", np.int16),
+    # the draw pile: a one-zone group, draw[DRAW_PILE, :draw_n[DRAW_PILE]], bottom at 0
+    *zone_fields("draw", 1, PILE_CAP),
     ("num_piles", np.int8),
     ("discard", np.int16, (MAX_PILES, PILE_CAP)),
     ("discard_n", np.int16, (MAX_PILES,)),

@@ -1496,7 +1496,7 @@ def reset_game(rec):
 
 @njit(cache=True)
 def legal_mask(rec, mask):
-    """The player to act's legal actions."""
+    """The player to act's legal actions: the pick, target or main step's block."""
     for a in range(mask.shape[0]):
         mask[a] = 0
     if rec["terminated"] or rec["truncated"] or rec["phase"] == OVER:
@@ -1504,46 +1504,61 @@ def legal_mask(rec, mask):
     p = int(rec["turn_player"])
     ph = rec["phase"]
     if ph == PICK_PH:
-        sk = int(rec["pend"][PD_ARG])
-        n = int(rec["pend"][PD_ROW])
-        z = DECK0 + p
-        zone = rec["zone"]
-        dl = rec["deck_list"]
-        for i in range(rec["zone_n"][z]):
-            c = int(zone[z, i])
-            kd = kind_in(dl, c)
-            if _search_matches(kd, sk, n):
-                mask[PICK_A + kd] = 1
+        _pick_mask(rec, p, mask)
         return
     # the target block of the mask (from TARGET_A) is the scratch of the target searches
     # below (no allocation, no slice): a target step's targets are written straight into
     # it, the main step clears it again before returning
     props, cls = board_props(rec)
     if ph == TARGET_PH:
-        what = rec["pend"][PD_WHAT]
-        x = int(rec["pend"][PD_ARG])
-        if what == P_PLAY:
-            if CTYPE[x] == ITEM:
-                item_targets(rec, p, props, mask, TARGET_A)
-            else:
-                n = PLAYED_TARGET[x]
-                selector_targets(rec, p, ABIL[x, n, A_TARGET], ABIL[x, n, A_EFFECT],
-                                 ABIL[x, n, A_VALUE], mask, TARGET_A)
-        elif what == P_ATTACK:
-            attack_targets(rec, p, mask, TARGET_A)
+        _target_mask(rec, p, props, mask)
+    else:
+        _main_mask(rec, p, props, mask)
+
+
+@njit(cache=True, inline="always")  # called once, from legal_mask
+def _pick_mask(rec, p, mask):
+    """A search's pick: the kinds in the deck that the pending ability may reveal."""
+    sk = int(rec["pend"][PD_ARG])
+    n = int(rec["pend"][PD_ROW])
+    z = DECK0 + p
+    zone = rec["zone"]
+    dl = rec["deck_list"]
+    for i in range(rec["zone_n"][z]):
+        c = int(zone[z, i])
+        kd = kind_in(dl, c)
+        if _search_matches(kd, sk, n):
+            mask[PICK_A + kd] = 1
+
+
+@njit(cache=True, inline="always")  # called once, from legal_mask
+def _target_mask(rec, p, props, mask):
+    """A target step: the targets of the card played, the attack or the Activate; cancel."""
+    what = rec["pend"][PD_WHAT]
+    x = int(rec["pend"][PD_ARG])
+    if what == P_PLAY:
+        if CTYPE[x] == ITEM:
+            item_targets(rec, p, props, mask, TARGET_A)
         else:
-            kind = kind_of(rec, source_card(rec, p, x))
-            n = ACTIVATE_ABIL[kind]
-            selector_targets(rec, p, ABIL[kind, n, A_TARGET], ABIL[kind, n, A_EFFECT],
-                             ABIL[kind, n, A_VALUE], mask, TARGET_A)
-        # R61: cancel only while this turn has cancels left (a target step is entered only
-        # with a legal target, so the mask is never empty)
-        if rec["cancels"] < MAX_CANCELS:
-            mask[CANCEL_A] = 1
-        return
-    energy = int(rec["energy"][p])
-    room = rec["temp_n"] < TEMP_CAP
-    # play a card
+            n = PLAYED_TARGET[x]
+            selector_targets(rec, p, ABIL[x, n, A_TARGET], ABIL[x, n, A_EFFECT],
+                             ABIL[x, n, A_VALUE], mask, TARGET_A)
+    elif what == P_ATTACK:
+        attack_targets(rec, p, mask, TARGET_A)
+    else:
+        kind = kind_of(rec, source_card(rec, p, x))
+        n = ACTIVATE_ABIL[kind]
+        selector_targets(rec, p, ABIL[kind, n, A_TARGET], ABIL[kind, n, A_EFFECT],
+                         ABIL[kind, n, A_VALUE], mask, TARGET_A)
+    # R61: cancel only while this turn has cancels left (a target step is entered only
+    # with a legal target, so the mask is never empty)
+    if rec["cancels"] < MAX_CANCELS:
+        mask[CANCEL_A] = 1
+
+
+@njit(cache=True, inline="always")  # called once, from _main_mask
+def _play_mask(rec, p, props, mask, energy, room):
+    """The main step's plays: each kind in hand that is affordable and has a place or target."""
     z = HAND0 + p
     hs = hand_sources(rec)
     zone = rec["zone"]
@@ -1571,6 +1586,14 @@ def legal_mask(rec, mask):
             ok = item_targets(rec, p, props, mask, TARGET_A) > 0
         if ok:
             mask[PLAY + kind] = 1
+
+
+@njit(cache=True, inline="always")  # called once, from legal_mask
+def _main_mask(rec, p, props, mask):
+    """The main step: play, attack, activate, pay to draw, end the turn."""
+    energy = int(rec["energy"][p])
+    room = rec["temp_n"] < TEMP_CAP
+    _play_mask(rec, p, props, mask, energy, room)
     # attack
     has_targets = attack_targets(rec, p, mask, TARGET_A) > 0
     zn = rec["zone_n"]
@@ -1584,6 +1607,8 @@ def legal_mask(rec, mask):
                 mask[ATTACK_A + k] = 1
     # activate
     used = rec["used"]
+    zone = rec["zone"]
+    dl = rec["deck_list"]
     for j in range(NUM_SOURCES):
         z = source_zone(p, j)  # the zone's count and card read from the locals above
         if zn[z] == 0 or used[p, j]:

@@ -338,10 +338,28 @@ def action_ok(rec, p, h, a):
 
 @njit(cache=True)
 def reset_game(rec):
-    """Deal a game (R1-R7): tiles, track, boards, miracle displays, nightmares."""
-    n = rec["num_players"]
+    """Deal a game (R1-R7): tiles, boards, track, miracle displays, nightmares."""
     rng = rec["rng"]
-    # R2: terrain tiles, a uniform permutation, orientation kept
+    deal_tiles(rec, rng)
+    reset_players(rec)
+    deal_track(rec, rng)
+    deal_miracles(rec, rng)
+    deal_nightmares(rec, rng)
+    # flow
+    rec["round"] = 0
+    rec["pending_any"] = 0
+    rec["exch_give"] = -1
+    rec["penalty_left"] = 0
+    clear_fight(rec)
+    rec["last_player"] = -1
+    rec["last_action"] = -1
+    begin_meditation(rec)
+    proceed(rec)
+
+
+@njit(cache=True, inline="always")  # called once, from reset_game
+def deal_tiles(rec, rng):
+    """R2: terrain tiles, a uniform permutation, orientation kept; no monument built."""
     for s in range(NUM_SECTORS):
         rec["tile_at"][s] = s
     shuffle(rec["tile_at"], NUM_SECTORS, rng)
@@ -352,7 +370,12 @@ def reset_game(rec):
         else:
             rec["terrain"][h] = TILE_LAYOUT[rec["tile_at"][s], h - 1 - 10 * s]
         rec["mon_at"][h] = -1
-    # players (R4)
+
+
+@njit(cache=True, inline="always")  # called once, from reset_game
+def reset_players(rec):
+    """R4: each seat's starting VP, coins, resources and markers; the supply; absent seats empty."""
+    n = rec["num_players"]
     for p in range(MAX_P):
         on = p < n
         rec["vp"][p] = START_VP if on else 0
@@ -382,7 +405,12 @@ def reset_game(rec):
         rec["supply"][c] = RES_PER_COLOR - START_RES * n
     rec["coins_taken"] = 0
     rec["coins_paid"] = 0
-    # monuments and the track (R3)
+
+
+@njit(cache=True, inline="always")  # called once, from reset_game
+def deal_track(rec, rng):
+    """R3: the monument stack shuffled, the seats' markers in random order, the track dealt."""
+    n = rec["num_players"]
     for m in range(NUM_MON):
         rec["mstack"][m] = m
         rec["mon_owner"][m] = -1
@@ -403,7 +431,11 @@ def reset_game(rec):
         rec["mstack_n"] -= 1
         rec["track_mon"][s] = rec["mstack"][rec["mstack_n"]]
         rec["mstack"][rec["mstack_n"]] = -1
-    # miracles (R5)
+
+
+@njit(cache=True, inline="always")  # called once, from reset_game
+def deal_miracles(rec, rng):
+    """R5: the white stack and display, the grey display and the greys out of the game."""
     for i in range(NUM_WHITE):
         rec["wstack"][i] = i
     shuffle(rec["wstack"], NUM_WHITE, rng)
@@ -427,7 +459,11 @@ def reset_game(rec):
                 x = rec["gout"][j]
                 rec["gout"][j] = rec["gout"][j + 1]
                 rec["gout"][j + 1] = x
-    # nightmares (R6)
+
+
+@njit(cache=True, inline="always")  # called once, from reset_game
+def deal_nightmares(rec, rng):
+    """R6: one nightmare per position, unhurt; one out of the game; the first one shown."""
     cards = np.empty(NUM_NM, np.int8)
     for i in range(NUM_NM):
         cards[i] = i
@@ -440,16 +476,6 @@ def reset_game(rec):
             rec["boxes"][k, b] = -1
     rec["nm_out"] = cards[NUM_NM_POS]
     rec["nm_shown"] = 1
-    # flow
-    rec["round"] = 0
-    rec["pending_any"] = 0
-    rec["exch_give"] = -1
-    rec["penalty_left"] = 0
-    clear_fight(rec)
-    rec["last_player"] = -1
-    rec["last_action"] = -1
-    begin_meditation(rec)
-    proceed(rec)
 
 
 @njit(cache=True)
@@ -1060,9 +1086,104 @@ def pay_penalties(rec, p):
     proceed(rec)
 
 
+@njit(cache=True, inline="always")  # called once, from apply_action
+def pick_monument(rec, p, s):
+    """R10: take the monument and coins of track space ``s``; the seat's marker moves there."""
+    m = rec["track_mon"][s]
+    rec["track_mon"][s] = -1
+    rec["coins"][p] += rec["track_coins"][s]  # coins already counted as taken (R13)
+    rec["track_coins"][s] = 0
+    for x in range(MAX_TRACK):
+        if rec["track_marker"][x] == p:
+            rec["track_marker"][x] = -1
+    rec["track_marker"][s] = p
+    if rec["picks"][p, PICK_FIRST] < 0:
+        rec["picks"][p, PICK_FIRST] = m
+    else:
+        rec["picks"][p, PICK_SECOND] = m
+    rec["pidx"] += 1
+    proceed(rec)
+
+
+@njit(cache=True, inline="always")  # called once, from apply_action
+def keep_monument(rec, p, k):
+    """R11: keep pick ``k``, discard the other (R49: Letting Go scores it)."""
+    other = PICK_SECOND if k == PICK_FIRST else PICK_FIRST
+    keep = rec["picks"][p, k]
+    discard_monument(rec, p, rec["picks"][p, other])
+    rec["picks"][p, PICK_FIRST] = keep
+    rec["picks"][p, PICK_SECOND] = -1
+    proceed(rec)
+
+
+@njit(cache=True, inline="always")  # called once, from apply_action
+def place_pick(rec, p, k):
+    """R12: the new monument replaces zone slot ``k`` (discarded), or is discarded itself."""
+    new = rec["picks"][p, PICK_FIRST]
+    rec["picks"][p, PICK_FIRST] = -1
+    if k < ZONE_SLOTS:  # a zone slot; the last action is the new monument
+        discard_monument(rec, p, rec["zone"][p, k])
+        rec["zone"][p, k] = new
+    else:
+        discard_monument(rec, p, new)
+    rec["pidx"] += 1
+    proceed(rec)
+
+
+@njit(cache=True, inline="always")  # hot: two call sites in apply_action, four lines
+def abandon(rec, p, k):
+    """R30, R49: the monument in zone slot ``k`` goes to the discard pile."""
+    m = rec["zone"][p, k]
+    rec["zone"][p, k] = -1
+    discard_monument(rec, p, m)
+
+
+@njit(cache=True, inline="always")  # called once, from apply_action
+def buy(rec, p, action):
+    """R30, R31: abandon a monument, pass (the white display refills) or buy a miracle."""
+    if in_block(action, A_ABANDON, ZONE_SLOTS):
+        abandon(rec, p, action - A_ABANDON)
+    elif action == A_PASS:
+        for s in range(WHITE_SHOWN):
+            if rec["wshow"][s] < 0 and rec["wstack_n"] > 0:
+                rec["wstack_n"] -= 1
+                rec["wshow"][s] = rec["wstack"][rec["wstack_n"]]
+                rec["wstack"][rec["wstack_n"]] = -1
+        rec["dec"] = Dec.NONE
+        rec["pidx"] += 1
+        proceed(rec)
+    else:
+        s = action - A_MIRACLE
+        if s < WHITE_SHOWN:
+            mid = rec["wshow"][s]
+            rec["wshow"][s] = -1
+        else:
+            mid = rec["gshow"][s - WHITE_SHOWN]
+            rec["gshow"][s - WHITE_SHOWN] = -1
+        k = rec["tree_n"][p]
+        rec["insp"][p] -= TREE_COST[k]
+        rec["vp"][p] += TREE_VP[k]
+        rec["tree"][p, k] = mid
+        rec["tree_n"][p] += 1
+
+
+@njit(cache=True, inline="always")  # called once, from apply_action
+def fight(rec, p, action):
+    """R34-R37: damage a nightmare, or pass and pay for those not attacked."""
+    if action == A_PASS:
+        left = 0
+        for k in range(NUM_NM_POS):
+            if rec["atk"][k] and rec["dealt"][k] == 0:
+                left += 1
+        rec["penalty_left"] = left
+        pay_penalties(rec, p)
+    else:
+        damage(rec, p, action - A_DAMAGE)
+
+
 @njit(cache=True)
 def apply_action(rec, action):
-    """Apply one legal decision of the current player."""
+    """Apply one legal decision of the current player: one branch per decision kind."""
     p = rec["current_player"]
     n = rec["num_players"]
     vps = rec["vp"]
@@ -1071,47 +1192,15 @@ def apply_action(rec, action):
     rec["last_action"] = action
     rec["turn"] += 1
     d = rec["dec"]
-    if d == Dec.PICK:  # R10
-        s = action - A_PICK
-        m = rec["track_mon"][s]
-        rec["track_mon"][s] = -1
-        rec["coins"][p] += rec["track_coins"][s]  # coins already counted as taken (R13)
-        rec["track_coins"][s] = 0
-        for x in range(MAX_TRACK):
-            if rec["track_marker"][x] == p:
-                rec["track_marker"][x] = -1
-        rec["track_marker"][s] = p
-        if rec["picks"][p, PICK_FIRST] < 0:
-            rec["picks"][p, PICK_FIRST] = m
-        else:
-            rec["picks"][p, PICK_SECOND] = m
-        rec["pidx"] += 1
-        proceed(rec)
-    elif d == Dec.KEEP:  # R11
-        k = action - A_KEEP
-        other = PICK_SECOND if k == PICK_FIRST else PICK_FIRST
-        keep = rec["picks"][p, k]
-        discard_monument(rec, p, rec["picks"][p, other])  # R11, R49: Letting Go scores it
-        rec["picks"][p, PICK_FIRST] = keep
-        rec["picks"][p, PICK_SECOND] = -1
-        proceed(rec)
-    elif d == Dec.DISCARD:  # R12
-        k = action - A_DISCARD
-        new = rec["picks"][p, PICK_FIRST]
-        rec["picks"][p, PICK_FIRST] = -1
-        if k < ZONE_SLOTS:  # a zone slot; the last action is the new monument
-            discard_monument(rec, p, rec["zone"][p, k])
-            rec["zone"][p, k] = new
-        else:
-            discard_monument(rec, p, new)
-        rec["pidx"] += 1
-        proceed(rec)
+    if d == Dec.PICK:
+        pick_monument(rec, p, action - A_PICK)
+    elif d == Dec.KEEP:
+        keep_monument(rec, p, action - A_KEEP)
+    elif d == Dec.DISCARD:
+        place_pick(rec, p, action - A_DISCARD)
     elif d == Dec.MAIN:
         if in_block(action, A_ABANDON, ZONE_SLOTS):
-            k = action - A_ABANDON
-            m = rec["zone"][p, k]
-            rec["zone"][p, k] = -1
-            discard_monument(rec, p, m)
+            abandon(rec, p, action - A_ABANDON)
         else:
             apply_main(rec, p, action)
     elif d == Dec.EXCH_GIVE:  # R22
@@ -1128,44 +1217,10 @@ def apply_action(rec, action):
         gain_res(rec, p, action - A_RES, 1)
         rec["pending_any"] -= 1
         after_gains(rec)
-    elif d == Dec.BUY:  # R30, R31, R49
-        if in_block(action, A_ABANDON, ZONE_SLOTS):
-            k = action - A_ABANDON
-            m = rec["zone"][p, k]
-            rec["zone"][p, k] = -1
-            discard_monument(rec, p, m)
-        elif action == A_PASS:
-            for s in range(WHITE_SHOWN):
-                if rec["wshow"][s] < 0 and rec["wstack_n"] > 0:
-                    rec["wstack_n"] -= 1
-                    rec["wshow"][s] = rec["wstack"][rec["wstack_n"]]
-                    rec["wstack"][rec["wstack_n"]] = -1
-            rec["dec"] = Dec.NONE
-            rec["pidx"] += 1
-            proceed(rec)
-        else:
-            s = action - A_MIRACLE
-            if s < WHITE_SHOWN:
-                mid = rec["wshow"][s]
-                rec["wshow"][s] = -1
-            else:
-                mid = rec["gshow"][s - WHITE_SHOWN]
-                rec["gshow"][s - WHITE_SHOWN] = -1
-            k = rec["tree_n"][p]
-            rec["insp"][p] -= TREE_COST[k]
-            rec["vp"][p] += TREE_VP[k]
-            rec["tree"][p, k] = mid
-            rec["tree_n"][p] += 1
+    elif d == Dec.BUY:
+        buy(rec, p, action)
     elif d == Dec.FIGHT:
-        if action == A_PASS:
-            left = 0
-            for k in range(NUM_NM_POS):
-                if rec["atk"][k] and rec["dealt"][k] == 0:
-                    left += 1
-            rec["penalty_left"] = left
-            pay_penalties(rec, p)
-        else:
-            damage(rec, p, action - A_DAMAGE)
+        fight(rec, p, action)
     elif d == Dec.PENALTY:
         c = action - A_RES
         rec["res"][p, c] -= 1

@@ -169,9 +169,9 @@ class Game(RuleGame):
             r["known"][v, p, x] = 1
         for v, p, x in unsee:
             r["known"][v, p, x] = 0
-        r["draw"][:] = -1
-        r["draw"][: len(draw_arr)] = draw_arr
-        r["draw_n"] = len(draw_arr)
+        r["draw"][0, :] = -1
+        r["draw"][0, : len(draw_arr)] = draw_arr
+        r["draw_n"][0] = len(draw_arr)
         r["discard"][:] = -1
         r["discard"][0, : len(disc_arr)] = disc_arr
         r["discard_n"][0] = len(disc_arr)
@@ -207,7 +207,7 @@ class Game(RuleGame):
         """Keep only the topmost Arcana in the draw pile: Arcana under the discard pile,
         Fate cards out of the season (so the next turn ends the season)."""
         r = self.r
-        pile = r["draw"][: r["draw_n"]].tolist()
+        pile = r["draw"][0, : r["draw_n"][0]].tolist()
         arcana = [c for c in pile if c < FATE0]
         fates = [c for c in pile if c >= FATE0]
         keep = arcana[-1]
@@ -215,8 +215,8 @@ class Game(RuleGame):
         r["discard"][0, : len(disc)] = disc
         r["discard_n"][0] = len(disc)
         sync_discard_seen(r)
-        r["draw"][0] = keep
-        r["draw_n"] = 1
+        r["draw"][0, 0] = keep
+        r["draw_n"][0] = 1
         r["out"][r["out_n"]: r["out_n"] + len(fates)] = fates
         r["out_n"] += len(fates)
         check_record(r)
@@ -233,8 +233,8 @@ class Game(RuleGame):
         return self.r["matched"][p].tolist()
 
     def draw_top(self, k) -> list[str]:
-        n = int(self.r["draw_n"])
-        return [L(c) for c in self.r["draw"][max(0, n - k): n][::-1]]
+        n = int(self.r["draw_n"][0])
+        return [L(c) for c in self.r["draw"][0, max(0, n - k): n][::-1]]
 
     def discard(self, k=0) -> list[str]:
         n = int(self.r["discard_n"][k])
@@ -317,8 +317,8 @@ def test_deal_for_2_3_4_players(n):
     r = g.r
     assert (r["layout"][:n] >= 0).all() and (r["layout"][n:] == -1).all()
     assert (r["layout"][:n] < FATE0).all()  # Fate cards are kept out of the deal
-    pile = r["draw"][: r["draw_n"]]
-    assert r["draw_n"] == 48 - 4 * n - 1 + 6
+    pile = r["draw"][0, : r["draw_n"][0]]
+    assert r["draw_n"][0] == 48 - 4 * n - 1 + 6
     assert (pile >= FATE0).sum() == 6 and r["out_n"] == 6 and r["aside_n"] == 0
     assert r["discard_n"].tolist() == [1, 0] and r["num_piles"] == 1
     assert r["discard"][0, 0] < FATE0
@@ -349,16 +349,16 @@ def test_first_discard_is_never_a_fate_card():
     g = Game(n=2).arrange(BASE2, draw=["F2", "F5", "9sC", "12sS"], discard=["10mC"])
     r = g.r
     # empty the discard pile: 10mC goes under the draw pile
-    pile = [C("10mC")] + r["draw"][: r["draw_n"]].tolist()
-    r["draw"][: len(pile)] = pile
-    r["draw_n"] = len(pile)
+    pile = [C("10mC")] + r["draw"][0, : r["draw_n"][0]].tolist()
+    r["draw"][0, : len(pile)] = pile
+    r["draw_n"][0] = len(pile)
     r["discard_n"][0] = 0
     sync_discard_seen(r)
     before = [c for c in pile if c != C("9sC")]
     rules.turn_up(r, 0)
     check_record(r)
     assert g.discard() == ["9sC"]
-    after = r["draw"][: r["draw_n"]].tolist()
+    after = r["draw"][0, : r["draw_n"][0]].tolist()
     assert sorted(after) == sorted(before)  # both Fate cards went back into the draw pile
     assert [c for c in after if c < FATE0] == [c for c in before if c < FATE0]
     assert g.draw_top(1) != ["9sC"]
@@ -519,11 +519,11 @@ LOVERS_EMPEROR = [["1mC", "1sS", "1mS", "1sC"], ["2sC", "3mS", "4sC", "6mS"]]
 ])
 def test_match_only_character_and_skeleton_of_same_identity(pair, genuine):
     g = Game(n=2).arrange(LOVERS_EMPEROR, draw=["8sS"], discard=["10mC"])
-    n0 = int(g.r["draw_n"])
+    n0 = int(g.r["draw_n"][0])
     g.act(DRAW_DECK, DISCARD, DECL(*pair))
     x, y = pair
     assert g.layout(0) == LOVERS_EMPEROR[0]  # cards stay in place either way
-    assert g.r["draw_n"] == n0 - 1 and g.discard() == ["8sS", "10mC"]  # no replacements
+    assert g.r["draw_n"][0] == n0 - 1 and g.discard() == ["8sS", "10mC"]  # no replacements
     for v in range(2):
         assert g.r["known"][v, 0, x] == 1 and g.r["known"][v, 0, y] == 1
     if genuine:
@@ -620,7 +620,7 @@ def test_season_ends_at_end_of_turn_when_draw_pile_runs_out():
     lay = [["6sC", "2mS", "3sC", "3sS"], ["10sC", "11mS", "5mC", "5mS"]]
     g = Game(n=2).arrange(lay, draw=["8sS"], discard=["10mC"], rest="discard")
     g.act(DRAW_DECK)
-    assert g.r["draw_n"] == 0 and g.where() == (Phase.PLACE, 0, 0)  # the turn goes on
+    assert g.r["draw_n"][0] == 0 and g.where() == (Phase.PLACE, 0, 0)  # the turn goes on
     g.act(DISCARD, DECL(2, 3))  # the last turn may still complete a Match
     r = g.r
     assert r["terminated"] == 1 and r["phase"] == Phase.OVER
@@ -672,7 +672,7 @@ def test_both_matches_then_final_turns_three_players_and_next_season():
     # Summer: cards collected and dealt again, 8 Fate cards, player_1 starts
     assert r["season"] == 1 and r["season_kind"][1] == Season.SUMMER
     assert r["fate_count"][1] == 8 and r["ender"] == -1 and r["aside_n"] == 0
-    assert r["draw_n"] == 48 - 12 - 1 + 8 and r["out_n"] == 4
+    assert r["draw_n"][0] == 48 - 12 - 1 + 8 and r["out_n"] == 4
     assert (r["matched"] == 0).all()
     for v in range(3):
         for p in range(3):
@@ -700,7 +700,8 @@ def test_four_seasons_fate_counts_rotation_and_totals():
         r = g.r
         f = 6 + 2 * s
         assert r["season"] == s and r["season_kind"][s] == s and r["fate_count"][s] == f
-        assert r["draw_n"] == 48 - 8 - 1 + f and (r["draw"][: r["draw_n"]] >= FATE0).sum() == f
+        assert r["draw_n"][0] == 48 - 8 - 1 + f
+        assert (r["draw"][0, : r["draw_n"][0]] >= FATE0).sum() == f
         assert r["out_n"] == 12 - f
         assert g.where() == (Phase.DRAW, s % 2, s % 2)
         g.arrange(lay, draw=["12mS"], discard=["10mC"], rest="discard", turn=s % 2)
@@ -900,14 +901,14 @@ def test_fate_bury_seen_skips_fate_cards_in_refill():
     # fate3 with draw (top first): F0 F1 8sS 11mC ...; player_0 buries 5sC (slot 0):
     # it goes to the bottom, F1 is set aside unresolved, 8sS fills the slot (seen).
     g = fate3(E.BURY_SEEN, draw=["F0", "F1", "8sS", "11mC"])
-    n0 = int(g.r["draw_n"])
+    n0 = int(g.r["draw_n"][0])
     g.act(DRAW_DECK)
     assert g.legal() == [SLOT + 0, SLOT + 1]
     g.act(SLOT + 0)
     r = g.r
     assert g.layout(0) == ["8sS", "7mS", "1sC", "1sS"]
     assert g.known(0, 0) == [1, 0, 1, 1] and g.known(1, 0)[0] == 0
-    assert L(r["draw"][0]) == "5sC" and r["draw_n"] == n0 - 3 + 1
+    assert L(r["draw"][0, 0]) == "5sC" and r["draw_n"][0] == n0 - 3 + 1
     assert g.draw_top(1) == ["11mC"]
     assert g.aside() == ["F1", "F0"]
     assert g.where() == (Phase.DRAW, 0, 0)
@@ -919,7 +920,7 @@ def test_fate_bury_blind():
     g.act(DRAW_DECK, SLOT + 1)
     assert g.layout(0) == ["5sC", "8sS", "1sC", "1sS"]
     assert [g.r["known"][v, 0, 1] for v in range(3)] == [0, 0, 0]
-    assert L(g.r["draw"][0]) == "7mS" and g.aside() == ["F0"]
+    assert L(g.r["draw"][0, 0]) == "7mS" and g.aside() == ["F0"]
 
 
 def test_bury_with_empty_draw_pile_returns_the_card_and_ends_season():
@@ -932,7 +933,7 @@ def test_bury_with_empty_draw_pile_returns_the_card_and_ends_season():
     g.act(DRAW_DECK, SLOT + 0)
     r = g.r
     assert g.layout(0)[0] == "5sC" and g.known(0, 0) == [1, 0, 1, 1]
-    assert r["draw_n"] == 0 and L(r["hand"]) == "10mC"  # the forced discard draw
+    assert r["draw_n"][0] == 0 and L(r["hand"]) == "10mC"  # the forced discard draw
     assert g.where() == (Phase.PLACE, 0, 0)
     assert g.legal() == [SLOT + x for x in range(4)] + [DISCARD]
     g.act(SLOT + 3, END_TURN)
@@ -1010,7 +1011,7 @@ def test_fate_next_buries():
     g.act(TGT(2, 0))
     assert g.layout(0) == ["8sS", "7mS", "1sC", "1sS"]
     assert [g.r["known"][v, 0, 0] for v in range(3)] == [0, 0, 0]
-    assert L(g.r["draw"][0]) == "5sC" and g.draw_top(1) == ["11mC"]
+    assert L(g.r["draw"][0, 0]) == "5sC" and g.draw_top(1) == ["11mC"]
     assert g.where() == (Phase.DRAW, 0, 0)
 
 
@@ -1187,7 +1188,7 @@ def test_autumn_deal_starts_two_piles():
     assert r["season"] == 2 and r["season_kind"][2] == Season.AUTUMN
     assert r["num_piles"] == 2 and r["discard_n"].tolist() == [1, 1]
     assert r["discard"][0, 0] < FATE0 and r["discard"][1, 0] < FATE0
-    assert r["draw_n"] == 48 - 8 - 2 + 10
+    assert r["draw_n"][0] == 48 - 8 - 2 + 10
     assert g.legal() == [DRAW_DECK, DRAW_PILE(0), DRAW_PILE(1)]
 
 
@@ -1212,7 +1213,7 @@ def test_random_fates_spin_6_8_10_12():
     g = Game(n=2, seasons=2, random_fates=True, words=words_for((4, 3)))
     r = g.r
     assert r["season_kind"][0] == Season.SPRING and r["fate_count"][0] == 12
-    assert (r["draw"][: r["draw_n"]] >= FATE0).sum() == 12 and r["out_n"] == 0
+    assert (r["draw"][0, : r["draw_n"][0]] >= FATE0).sum() == 12 and r["out_n"] == 0
     g.leave_one_card()
     r["rng"] = words_for((4, 0))
     g.act(DRAW_DECK, DISCARD, END_TURN)
@@ -1230,7 +1231,7 @@ def test_obs_fate_counts_while_a_fate_card_resolves():
     # pile nor set aside: 5 are left in the draw pile.
     g = Game(n=2)
     r = g.r
-    pile = r["draw"][: r["draw_n"]]
+    pile = r["draw"][0, : r["draw_n"][0]]
     i = int(np.flatnonzero(pile >= FATE0)[0])
     pile[i], pile[-1] = pile[-1], pile[i]
     r["fate_sun"][:] = r["fate_moon"][:] = E.REVEAL_OWN
@@ -1240,7 +1241,7 @@ def test_obs_fate_counts_while_a_fate_card_resolves():
     assert g.obs(1)[fates].tolist() == pytest.approx([6 / 12, 0, 5 / 12])
     g.act(SLOT + 0)
     assert g.obs(1)[fates].tolist() == pytest.approx([6 / 12, 1 / 12, 5 / 12])
-    assert (g.r["draw"][: g.r["draw_n"]] >= FATE0).sum() == 5
+    assert (g.r["draw"][0, : g.r["draw_n"][0]] >= FATE0).sum() == 5
 
 
 def test_obs_shows_the_fate_card_drawn_and_those_seen_this_season():
