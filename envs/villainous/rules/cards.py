@@ -6,7 +6,7 @@ from __future__ import annotations
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.zones import zone_move_card
 
-from ..state import F_KIND, FT, FZ, K_HERO, LOC0, NF_CAP, NV, VT, VZ
+from ..state import F_KIND, FT, FZ, K_HERO, NF_CAP, NV, VT, VZ
 
 
 @njit(cache=True)
@@ -91,17 +91,6 @@ def is_hero(rec, c):
 @njit(cache=True)
 def unlocked(rec, s, loc):
     return 0 <= loc < 4 and rec["locked"][s, loc] == 0
-
-
-@njit(cache=True)
-def vloc_of(rec, s, c):
-    """Location (0-3) of villain card ``c`` in seat ``s``'s Realm, or -1."""
-    for loc in range(4):
-        z = s * VZ + LOC0 + loc
-        for i in range(rec["vz_n"][z]):
-            if rec["vz"][z, i] == c:
-                return loc
-    return -1
 
 
 @njit(cache=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.knowledge import draw_seen, reveal_all, shuffle_known
 from fatezoo.envs.core.stack import stack_push
-from fatezoo.envs.core.zones import zone_push, zone_take
+from fatezoo.envs.core.zones import zone_find, zone_push, zone_take
 
 from ..state import (
     BASIL,
@@ -90,11 +90,10 @@ def lose_power(rec, s, k):
 
 @njit(cache=True)
 def hero_loc(rec, s, h):
+    """Location (0-3) of Hero ``h`` in seat ``s``'s Realm, or -1."""
     for loc in range(4):
-        z = s * FZ + HERO0 + loc
-        for i in range(rec["fz_n"][z]):
-            if rec["fz"][z, i] == h:
-                return loc
+        if zone_find(rec["fz"], rec["fz_n"], s * FZ + HERO0 + loc, h) >= 0:
+            return loc
     return -1
 
 
