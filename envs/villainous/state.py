@@ -187,11 +187,44 @@ SUCCESSION_GOAL = 15
 QUEEN_COST = int(V_COST[QUEEN])
 
 NUM_LOCS = 4  # locations in a Realm
-# villain zones per seat
+# A Realm: four locations in a row (location ``loc`` is adjacent to ``loc - 1`` and
+# ``loc + 1``), each with four action slots and two zones: the villain cards below it
+# (``LOC0 + loc``) and the Heroes and their Items above it (``HERO0 + loc``):
+#
+#   +-------------+-------------+-------------+-------------+
+#   | HERO0       | HERO1       | HERO2       | HERO3       |   Fate zones (fz)
+#   +-------------+-------------+-------------+-------------+
+#   | location 0  | location 1  | location 2  | location 3  |   slot 0 slot 1 (covered by
+#   | slots 0 1   | slots 0 1   | slots 0 1   | slots 0 1   |   Heroes), slot 2 slot 3
+#   |       2 3   |       2 3   |       2 3   |       2 3   |
+#   +-------------+-------------+-------------+-------------+
+#   | LOC0        | LOC1        | LOC2        | LOC3        |   villain zones (vz)
+#   +-------------+-------------+-------------+-------------+
+#
+# Villain zones: zone ``s * VZ + z`` of seat s.
+#
+#   +-------+-------+------+------+------+------+------+-------+
+#   | VDECK | VDISC | HAND | LOC0 | LOC1 | LOC2 | LOC3 | LIMBO |
+#   |   0   |   1   |  2   |  3   |  4   |  5   |  6   |   7   |
+#   +-------+-------+------+------+------+------+------+-------+
+#   seat 0: zones 0-7, seat 1: 8-15, seat 2: 16-23, seat 3: 24-31, seat 4: 32-39,
+#   seat 5: 40-47
+#
+# Fate zones: zone ``s * FZ + z`` of seat s, then three global zones.
+#
+#   +-------+-------+-------+-------+-------+-------+-------+-------+-------+-------+------+
+#   | FDECK | FDISC | HERO0 | HERO1 | HERO2 | HERO3 | PILE0 | PILE1 | PILE2 | PILE3 | SUCC |
+#   |   0   |   1   |   2   |   3   |   4   |   5   |   6   |   7   |   8   |   9   |  10  |
+#   +-------+-------+-------+-------+-------+-------+-------+-------+-------+-------+------+
+#   seat 0: zones 0-10, seat 1: 11-21, seat 2: 22-32, seat 3: 33-43, seat 4: 44-54,
+#   seat 5: 55-65
+#   +--------+--------+--------+
+#   | REVEAL | FLIMBO | UNUSED |
+#   |   66   |   67   |   68   |
+#   +--------+--------+--------+
 VDECK, VDISC, HAND, LOC0, LIMBO = 0, 1, 2, 3, 7
 VZ = 8
 NUM_VZONES = VZ * MAX_P
-# Fate zones per seat, then global ones
 FDECK, FDISC, HERO0, PILE0, SUCC = 0, 1, 2, 6, 10
 FZ = 11
 REVEAL, FLIMBO, UNUSED = FZ * MAX_P, FZ * MAX_P + 1, FZ * MAX_P + 2

@@ -1,0 +1,304 @@
+"""Setup (R1-R6), the turn, objectives and the slots (R10, R11)."""
+
+# ruff: noqa: D103  (as for envs/*/rules.py: kernels named after the rule they apply)
+from __future__ import annotations
+
+import numpy as np
+
+from fatezoo.envs.core.jit import njit
+from fatezoo.envs.core.kernels import split_rewards
+from fatezoo.envs.core.knowledge import UNKNOWN
+from fatezoo.envs.core.rng import randint
+from fatezoo.envs.core.zones import zone_push, zone_shuffle, zone_take
+
+from ..state import (
+    F_STR,
+    FDECK,
+    FDISC,
+    FIN_NONE,
+    FZ,
+    HAND,
+    HAND_SIZE,
+    K_ACTIVATE,
+    K_CONDITION,
+    K_DISCARD,
+    K_EFFECT,
+    K_MOVE_H,
+    K_MOVE_IA,
+    K_PLAY,
+    K_VANQ,
+    LOC0,
+    LOC_LOCKED,
+    LOC_SYM,
+    MAX_P,
+    NF,
+    NF_CAP,
+    NUM_FZONES,
+    NUM_VZONES,
+    NV,
+    PALACE,
+    PH_MOVE,
+    PH_OVER,
+    PH_TARGET,
+    PILE0,
+    QUEEN,
+    S_ACTIVATE,
+    S_FATE,
+    S_MOVE_HERO,
+    S_MOVE_IA,
+    S_PLAY,
+    S_POWER1,
+    S_POWER3,
+    S_VANQUISH,
+    SCAR,
+    START_POWER,
+    SUCC,
+    SUCCESSION_GOAL,
+    UNUSED,
+    V_A,
+    V_ACT,
+    V_ARG,
+    V_EFF,
+    V_KIND,
+    V_WHEN,
+    VDECK,
+    VZ,
+    W_ACTIVATE,
+    YZMA,
+)
+from .cards import fcard_at, fcount, find_vtype, ftype, unlocked, vcard_at, vcount, vtype
+from .conditions import resume
+from .effects import effect_ok, push_entry
+from .moving import draw_card, gain_power
+from .strength import adjacent_open, card_cost, heroes_at, realm_has_hero
+
+
+@njit(cache=True)
+def reset_game(rec):
+    """R1-R6: villains, Realms, shuffled decks, Yzma's piles, Power by seat, four cards."""
+    n = rec["num_players"]
+    for z in range(NUM_VZONES):
+        rec["vz_n"][z] = 0
+    for z in range(NUM_FZONES):
+        rec["fz_n"][z] = 0
+    rec["vknown"][:, :] = UNKNOWN
+    rec["fknown"][:, :] = UNKNOWN
+    rec["attach"][:] = -1
+    rec["ent"][:, :] = -1
+    rec["ent_n"] = 0
+    rec["cev"][:, :] = 0
+    rec["cev_n"][0] = 0
+    rec["vq"][:] = -1
+    rec["vq_n"] = 0
+    for s in range(MAX_P):
+        rec["villain"][s] = 0
+        rec["power"][s] = 0
+        rec["mover"][s] = 0
+        rec["flip"][s] = 0
+        rec["goal"][s] = 0
+        for loc in range(4):
+            rec["locked"][s, loc] = 0
+    for s in range(n):
+        v = rec["villains_opt"][s]
+        if v < 0:
+            v = randint(rec["rng"], 3)
+        rec["villain"][s] = v
+        rec["power"][s] = START_POWER[s]
+        for loc in range(4):
+            rec["locked"][s, loc] = LOC_LOCKED[v, loc]
+        dz = s * VZ + VDECK
+        for k in range(NV):
+            rec["vz"][dz, k] = s * NV + k
+        rec["vz_n"][dz] = NV
+        zone_shuffle(rec["vz"], rec["vz_n"], dz, rec["rng"])
+        fz = s * FZ + FDECK
+        m = 0
+        for k in range(NF_CAP):
+            c = s * NF_CAP + k
+            if k < NF[v]:
+                rec["fz"][fz, m] = c
+                m += 1
+            else:
+                zone_push(rec["fz"], rec["fz_n"], UNUSED, c)
+        rec["fz_n"][fz] = m
+        zone_shuffle(rec["fz"], rec["fz_n"], fz, rec["rng"])
+        if v == YZMA:
+            deal_piles(rec, s)
+    for s in range(n, MAX_P):
+        rec["villain"][s] = -1
+    for _ in range(HAND_SIZE):
+        for s in range(n):
+            draw_card(rec, s)
+    opt = rec["fate_token_opt"]
+    rec["token_on"] = 1 if (opt == 1 or (opt == -1 and n >= 5)) else 0
+    rec["token"] = -1
+    rec["winner"] = -1
+    rec["fate_target"] = -1
+    rec["fate_pile"] = -1
+    rec["turn_player"] = 0
+    start_turn(rec)
+
+
+@njit(cache=True)
+def deal_piles(rec, s):
+    """R60/R61: Yzma's Fate deck is dealt into four face-down piles 0, 1, 2, 3, 0, ..."""
+    fz = s * FZ + FDECK
+    k = 0
+    n = rec["num_players"]
+    while rec["fz_n"][fz] > 0:
+        c = zone_take(rec["fz"], rec["fz_n"], fz, rec["fz_n"][fz] - 1)
+        for v in range(n):
+            rec["fknown"][v, c] = UNKNOWN
+        zone_push(rec["fz"], rec["fz_n"], s * FZ + PILE0 + (k % 4), c)
+        k += 1
+
+
+@njit(cache=True)
+def objective_met(rec, s):
+    """R57-R67: the objective of seat ``s``'s villain holds now."""
+    v = rec["villain"][s]
+    if v == SCAR:
+        total = 0
+        for i in range(fcount(rec, s, SUCC)):
+            total += F_STR[ftype(rec, fcard_at(rec, s, SUCC, i))]
+        return total >= SUCCESSION_GOAL
+    if v == YZMA:
+        return rec["goal"][s] == 1
+    if rec["flip"][s]:
+        return rec["goal"][s] == 1
+    return find_vtype(rec, s, LOC0 + PALACE, QUEEN) >= 0
+
+
+@njit(cache=True)
+def start_turn(rec):
+    """R8: the objective check, then the move decision."""
+    t = rec["turn_player"]
+    for k in range(4):
+        rec["used"][k] = 0
+    rec["current_player"] = t
+    if objective_met(rec, t):
+        rec["winner"] = t
+        rec["phase"] = PH_OVER
+        scores = np.zeros(rec["num_players"])
+        scores[t] = 1.0
+        split_rewards(rec, scores, False)
+        return
+    rec["phase"] = PH_MOVE
+
+
+@njit(cache=True)
+def end_turn(rec):
+    """R12: draw up to four; the next seat's turn starts."""
+    t = rec["turn_player"]
+    while vcount(rec, t, HAND) < HAND_SIZE:
+        if not draw_card(rec, t):
+            break
+    rec["turn"] += 1
+    rec["turn_player"] = (t + 1) % rec["num_players"]
+    start_turn(rec)
+
+
+@njit(cache=True)
+def can_play_card(rec, s, t):
+    k = V_KIND[t]
+    if k == K_CONDITION:
+        return False
+    if card_cost(rec, s, t) > rec["power"][s]:
+        return False
+    if k == K_EFFECT:
+        return effect_ok(rec, V_EFF[t], V_A[t], V_ARG[t], s, -1)
+    return True
+
+
+@njit(cache=True)
+def can_activate(rec, s, c, loc):
+    t = vtype(rec, c)
+    return V_WHEN[t] == W_ACTIVATE and V_ACT[t] <= rec["power"][s] and effect_ok(
+        rec, V_EFF[t], V_A[t], V_ARG[t], s, loc)
+
+
+@njit(cache=True)
+def fate_targetable(rec, p, q):
+    """R36/R55: an opponent with a card to reveal and without the Fate token."""
+    if q == p or (rec["token_on"] and rec["token"] == q):
+        return False
+    if fcount(rec, q, FDISC) > 0 or fcount(rec, q, FDECK) > 0:
+        return True
+    if rec["villain"][q] == YZMA:
+        for k in range(4):
+            if fcount(rec, q, PILE0 + k) > 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def symbol_ok(rec, s, sym):
+    """Whether the action of symbol ``sym`` can do something now (R10)."""
+    if sym <= S_POWER3:
+        return True
+    if sym == S_PLAY:
+        for i in range(vcount(rec, s, HAND)):
+            if can_play_card(rec, s, vtype(rec, vcard_at(rec, s, HAND, i))):
+                return True
+        return False
+    if sym == S_ACTIVATE:
+        for loc in range(4):
+            for i in range(vcount(rec, s, LOC0 + loc)):
+                if can_activate(rec, s, vcard_at(rec, s, LOC0 + loc, i), loc):
+                    return True
+        return False
+    if sym == S_FATE:
+        for q in range(rec["num_players"]):
+            if fate_targetable(rec, s, q):
+                return True
+        return False
+    if sym == S_MOVE_IA:
+        for loc in range(4):
+            if vcount(rec, s, LOC0 + loc) > 0 and adjacent_open(rec, s, loc):
+                return True
+        return False
+    if sym == S_MOVE_HERO:
+        for loc in range(4):
+            if unlocked(rec, s, loc) and heroes_at(rec, s, loc) > 0 and adjacent_open(
+                    rec, s, loc):
+                return True
+        return False
+    if sym == S_VANQUISH:
+        return realm_has_hero(rec, s, 2, 0)
+    return vcount(rec, s, HAND) > 0  # S_DISCARD
+
+
+@njit(cache=True)
+def slot_open(rec, s, k):
+    """Slot ``k`` of the mover's location: unused, not covered (R11), and useful (R10)."""
+    loc = rec["mover"][s]
+    if rec["used"][k] or (k < 2 and heroes_at(rec, s, loc) > 0):
+        return False
+    return symbol_ok(rec, s, LOC_SYM[rec["villain"][s], loc, k])
+
+
+@njit(cache=True)
+def take_slot(rec, k):
+    """Begin the action of slot ``k`` (R14-R23)."""
+    s = rec["turn_player"]
+    rec["used"][k] = 1
+    sym = LOC_SYM[rec["villain"][s], rec["mover"][s], k]
+    if sym <= S_POWER3:
+        gain_power(rec, s, sym - S_POWER1 + 1)
+    elif sym == S_FATE:
+        rec["phase"] = PH_TARGET
+        return
+    elif sym == S_PLAY:
+        push_entry(rec, K_PLAY, 0, -1, s, s, -1, -1, 0, FIN_NONE)
+    elif sym == S_ACTIVATE:
+        push_entry(rec, K_ACTIVATE, 0, -1, s, s, -1, -1, 0, FIN_NONE)
+    elif sym == S_MOVE_IA:
+        push_entry(rec, K_MOVE_IA, 0, -1, s, s, -1, -1, 0, FIN_NONE)
+    elif sym == S_MOVE_HERO:
+        push_entry(rec, K_MOVE_H, 0, -1, s, s, -1, -1, 0, FIN_NONE)
+    elif sym == S_VANQUISH:
+        rec["vq_n"] = 0
+        push_entry(rec, K_VANQ, 0, -1, s, s, -1, -1, 0, FIN_NONE)
+    else:
+        push_entry(rec, K_DISCARD, 0, -1, s, s, -1, -1, 0, FIN_NONE)
+    resume(rec)
