@@ -72,7 +72,7 @@ from .moving import defeat_hero, discard_vcard, hero_loc, move_hero
 from .strength import any_hero, pick_hero, pick_vcard
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_play_ally_free(rec, mask, e):
     """PLAY_ALLY_FREE: an Ally of the hand, then an unlocked location."""
     s = e[C_REALM]
@@ -85,7 +85,7 @@ def mask_play_ally_free(rec, mask, e):
         mask_dest(rec, mask, s, -1, False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_play_ally_free(rec, e, action):
     s = e[C_REALM]
     if e[C_STEP] == 0:
@@ -98,7 +98,7 @@ def apply_play_ally_free(rec, e, action):
         play_villain_card(rec, s, c, action - LOCATION)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_move_ally_any(rec, mask, e):
     """MOVE_ALLY_ANY: location, Ally, destination, up to ``a`` times (pass after one)."""
     s = e[C_REALM]
@@ -113,7 +113,7 @@ def mask_move_ally_any(rec, mask, e):
         mask_dest(rec, mask, s, e[C_C0], False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_hero_anywhere(rec, mask, e):
     """MOVE_HERO_ANY, DEFEAT_HERO_LE, DISCARD_FATE_ITEM: a location, a Hero (or Item) there.
 
@@ -141,7 +141,7 @@ def mask_hero_anywhere(rec, mask, e):
         mask_dest(rec, mask, s, e[C_C0], False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_defeat_or_discard_item(rec, e, action):
     """DEFEAT_HERO_LE and DISCARD_FATE_ITEM: a location, then the Hero or the Item."""
     s = e[C_REALM]
@@ -167,7 +167,7 @@ def apply_defeat_or_discard_item(rec, e, action):
         fmove_abs(rec, z, c, s * FZ + FDISC)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_move_named_hero(rec, e, action):
     """MOVE_NAMED_HERO: the named Hero to the chosen location (mask: mask_dest from it)."""
     s = e[C_REALM]
@@ -176,7 +176,7 @@ def apply_move_named_hero(rec, e, action):
     move_hero(rec, s, h, action - LOCATION)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_move_hero_from_here(rec, mask, e):
     """MOVE_HERO_FROM_HERE: a Hero at the card's location, then a destination."""
     s = e[C_REALM]
@@ -186,7 +186,7 @@ def mask_move_hero_from_here(rec, mask, e):
         mask_dest(rec, mask, s, e[C_LOC], False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_move_hero_from_here(rec, e, action):
     s = e[C_REALM]
     if e[C_STEP] == 0:
@@ -198,7 +198,7 @@ def apply_move_hero_from_here(rec, e, action):
         move_hero(rec, s, h, action - LOCATION)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_move_ally_from_here(rec, mask, e):
     """MOVE_ALLY_FROM_HERE: an Ally at the card's location (or pass), an adjacent location."""
     s = e[C_REALM]
@@ -209,7 +209,7 @@ def mask_move_ally_from_here(rec, mask, e):
         mask_dest(rec, mask, s, e[C_LOC], True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_move_ally_from_here(rec, e, action):
     s = e[C_REALM]
     loc = e[C_LOC]
@@ -224,7 +224,7 @@ def apply_move_ally_from_here(rec, e, action):
         move_vcard(rec, s, c, loc, action - LOCATION)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_defeat_here(rec, mask, e):
     """DEFEAT_HERE_LE and DEFEAT_NAMED_HERE: a Hero at the card's location, or pass."""
     if e[C_KIND] == E_DEFEAT_HERE_LE:
@@ -234,7 +234,7 @@ def mask_defeat_here(rec, mask, e):
     mask[PASS] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_defeat_here(rec, e, action):
     s = e[C_REALM]
     if action == PASS:
@@ -246,7 +246,7 @@ def apply_defeat_here(rec, e, action):
         defeat_hero(rec, s, h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_discard_anywhere(rec, mask, e):
     """DISCARD_ALLY_LE and DISCARD_ITEM: a location, then an Ally (Strength <= a) or Item."""
     s = e[C_REALM]
@@ -259,7 +259,7 @@ def mask_discard_anywhere(rec, mask, e):
         mask_vtypes_at(rec, mask, s, e[C_C0], kind, mode, e[C_A])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_discard_anywhere(rec, e, action):
     s = e[C_REALM]
     if e[C_STEP] == 0:
@@ -273,7 +273,7 @@ def apply_discard_anywhere(rec, e, action):
         discard_vcard(rec, s, LOC0 + q, c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_discard_here(rec, mask, e):
     """DISCARD_ALLY_HERE and DISCARD_ITEM_HERE: a card at the card's location, or pass."""
     if e[C_KIND] == E_DISCARD_ALLY_HERE:
@@ -283,7 +283,7 @@ def mask_discard_here(rec, mask, e):
     mask[PASS] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_discard_here(rec, e, action):
     s = e[C_REALM]
     loc = e[C_LOC]
@@ -296,7 +296,7 @@ def apply_discard_here(rec, e, action):
         discard_vcard(rec, s, LOC0 + loc, c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_return_ally(rec, mask, e):
     """RETURN_ALLY: an Ally of the discard pile."""
     s = e[C_REALM]
@@ -306,7 +306,7 @@ def mask_return_ally(rec, mask, e):
             mask[VCARD + V_LOCAL[t]] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_return_ally(rec, e, action):
     s = e[C_REALM]
     c = find_vtype(rec, s, VDISC, VLOC[rec["villain"][s], action - VCARD])
@@ -315,7 +315,7 @@ def apply_return_ally(rec, e, action):
     reveal_all(rec["vknown"], c, rec["num_players"])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_find_hero(rec, e, action):
     """FIND_HERO (R52, R53): the named Hero to the chosen location (mask: mask_dest)."""
     s = e[C_REALM]
@@ -325,7 +325,7 @@ def apply_find_hero(rec, e, action):
     find_and_play(rec, s, t, action - LOCATION, who)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_play_from_fate_discard(rec, mask, e):
     """PLAY_FROM_FATE_DISCARD: a Hero of the Fate discard pile, then a location."""
     s = e[C_REALM]
@@ -338,7 +338,7 @@ def mask_play_from_fate_discard(rec, mask, e):
         mask_dest(rec, mask, s, -1, False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_play_from_fate_discard(rec, e, action):
     s = e[C_REALM]
     if e[C_STEP] == 0:
@@ -359,14 +359,14 @@ def apply_play_from_fate_discard(rec, e, action):
         place_hero(rec, s, c, action - LOCATION, who)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_move_named_hero(rec, mask, e):
     """MOVE_NAMED_HERO: a destination for the named Hero."""
     s = e[C_REALM]
     mask_dest(rec, mask, s, hero_loc(rec, s, pick_named(rec, s, e[C_ARG])), False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_any_location(rec, mask, e):
     """FATE_HERO and FIND_HERO: any unlocked location for the Hero."""
     mask_dest(rec, mask, e[C_REALM], -1, False)

@@ -77,7 +77,7 @@ from .strength import (
 from .turn import can_activate, can_play_card
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_play(rec, mask, e):
     """PLAY: a card of the hand it can pay for (R15), then an unlocked location."""
     s = e[C_REALM]
@@ -90,7 +90,7 @@ def mask_play(rec, mask, e):
         mask_dest(rec, mask, s, -1, False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_play(rec, e, action):
     s = e[C_REALM]
     if e[C_STEP] == 0:
@@ -113,7 +113,7 @@ def apply_play(rec, e, action):
         play_villain_card(rec, s, c, action - LOCATION)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_activate(rec, mask, e):
     """ACTIVATE: a location with a card that can activate, then that card (R32)."""
     s = e[C_REALM]
@@ -130,7 +130,7 @@ def mask_activate(rec, mask, e):
                 mask[VCARD + V_LOCAL[vtype(rec, c)]] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_activate(rec, e, action):
     s = e[C_REALM]
     if e[C_STEP] == 0:
@@ -150,7 +150,7 @@ def apply_activate(rec, e, action):
         start_effect(rec, V_EFF[t], V_A[t], V_ARG[t], s, s, c, q, FIN_NONE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_move_item_ally(rec, mask, e):
     """MOVE_ITEM_ALLY: a location, a card there, an adjacent location (R19)."""
     s = e[C_REALM]
@@ -163,7 +163,7 @@ def mask_move_item_ally(rec, mask, e):
         mask_dest(rec, mask, s, e[C_C0], True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_move_hero(rec, mask, e):
     """MOVE_HERO: a location with a Hero, a Hero there, an adjacent location (R21)."""
     s = e[C_REALM]
@@ -178,7 +178,7 @@ def mask_move_hero(rec, mask, e):
         mask_dest(rec, mask, s, e[C_C0], True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_vanquish(rec, mask, e):
     """VANQUISH (R23): a location, a Hero there, then Allies one by one; pass to defeat."""
     s = e[C_REALM]
@@ -203,7 +203,7 @@ def mask_vanquish(rec, mask, e):
             mask[PASS] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_vanquish(rec, e, action):
     s = e[C_REALM]
     st = e[C_STEP]
@@ -242,7 +242,7 @@ def apply_vanquish(rec, e, action):
         rec["vq_n"] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_discard(rec, mask, e):
     """DISCARD (R24): any card of the hand, one at a time; pass to stop."""
     s = e[C_REALM]
@@ -251,7 +251,7 @@ def mask_discard(rec, mask, e):
     mask[PASS] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_discard(rec, e, action):
     s = e[C_REALM]
     if action == PASS:
@@ -261,7 +261,7 @@ def apply_discard(rec, e, action):
                                                                       action - VCARD]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_fate_hero(rec, e, action):
     """FATE_HERO: the Hero being played goes to the chosen location (its mask: mask_dest)."""
     s = e[C_REALM]
@@ -274,7 +274,7 @@ def apply_fate_hero(rec, e, action):
     place_hero(rec, s, c, x_loc, who)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_fate_item(rec, mask, e):
     """FATE_ITEM: a location with a Hero (unless the card names it), then that Hero."""
     s = e[C_REALM]
@@ -287,7 +287,7 @@ def mask_fate_item(rec, mask, e):
         mask_hero_types_at(rec, mask, s, e[C_C0] if loc < 0 else loc, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_fate_item(rec, e, action):
     s = e[C_REALM]
     loc = e[C_LOC]
@@ -304,7 +304,7 @@ def apply_fate_item(rec, e, action):
         rec["attach"][c] = h
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_move_card(rec, e, action):
     """MOVE_ITEM_ALLY and MOVE_ALLY_ANY: location, card, destination; the ability repeats.
 
@@ -333,7 +333,7 @@ def apply_move_card(rec, e, action):
         move_vcard(rec, s, c, src, action - LOCATION)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_move_hero(rec, e, action):
     """MOVE_HERO and MOVE_HERO_ANY: location, Hero, destination."""
     s = e[C_REALM]
