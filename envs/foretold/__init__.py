@@ -8,26 +8,37 @@ from __future__ import annotations
 import numpy as np
 
 from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
-from fatezoo.envs.core.stack import ASK, KIND, OWNER
+from fatezoo.envs.core.stack import ASK, KIND, OWNER, asked_seat
 
 from . import rules
 from .cards import (
+    C_BASE,
     C_COPIES,
     C_FATE,
+    DEVOTEE,
     ENTRANCE,
+    F_BASE,
     F_COPIES,
+    F_DICE,
+    F_WHEN,
+    HEART,
     NC,
     NF,
     NR,
     NT,
+    R_BASE,
     R_COPIES,
+    R_EFFECT,
     R_FATE,
     R_IS_FATE,
     R_SACRIFICE,
+    R_USE_DEVOTEE,
+    R_WHEN,
     T_ALTARS,
     T_COPIES,
     T_DOORS,
     T_FLIP,
+    T_KIND,
     T_STATIONS,
 )
 from .encode import OBS, STATE_SIZE, encode, encode_state
@@ -268,7 +279,7 @@ def _check_seats(rec, r: dict, n: int) -> None:
         elif r["phase"] == Phase.FINALIZE:
             want = r["priority"]
         elif r["phase"] == Phase.RESPOND:
-            want = int(rules.asked_seat(rec["stack"], rec["stack_n"], n))
+            want = int(asked_seat(rec["stack"], rec["stack_n"], n))
         _need(want >= 0 and alive[want], "the seat to decide", "a living seat", want)
         _need(rec["current_player"] == want, "current_player", f"{want} in this phase",
               int(rec["current_player"]))
@@ -323,9 +334,9 @@ def _check_cards(rec, r: dict, n: int) -> None:
     for name in ("f_fight", "f_defeated", "f_out", "r_out", "c_discard", "c_out", "t_out"):
         _need((rec[name] >= 0).all(), name, "counts >= 0")
     if not r["fatesworn"]:  # R6: without the option its cards are out of the game
-        for name, base, copies in (("f_out", rules.F_BASE, F_COPIES),
-                                   ("r_out", rules.R_BASE, R_COPIES),
-                                   ("c_out", rules.C_BASE, C_COPIES)):
+        for name, base, copies in (("f_out", F_BASE, F_COPIES),
+                                   ("r_out", R_BASE, R_COPIES),
+                                   ("c_out", C_BASE, C_COPIES)):
             extra = ~np.asarray(base, bool)
             _need((rec[name][extra] == copies[extra]).all(), name,
                   "every Fatesworn card out of the game without the fatesworn option")
@@ -561,7 +572,7 @@ def _check_phase(rec, r: dict, n: int) -> None:
     if not running:
         return
     if ph == Phase.RESPOND:
-        s = int(rules.asked_seat(rec["stack"], rec["stack_n"], n))
+        s = int(asked_seat(rec["stack"], rec["stack_n"], n))
         _need(top > 0 and s >= 0, "stack", "a seat asked about its top entry")
     if ph == Phase.FATE_TARGET:
         a, sp = int(r["actor"]), int(r["sel_play"])
@@ -571,7 +582,7 @@ def _check_phase(rec, r: dict, n: int) -> None:
             _need(rec["c_hand"][a, sp] > 0, "sel_play", "a Fate card in the actor's hand", sp)
         else:
             ok = rec["r_owned"][a, sp - NC] > 0 and (
-                not rules.R_USE_DEVOTEE[sp - NC] or rec["f_discard"][a, rules.DEVOTEE] > 0)
+                not R_USE_DEVOTEE[sp - NC] or rec["f_discard"][a, DEVOTEE] > 0)
             _need(ok, "sel_play", "a Relic the actor holds and can pay for", sp)
     if in_raid:
         _need(q != tp and 0 <= r["marker"], "defender", "another seat, with the Marker placed")
@@ -666,8 +677,8 @@ def _check_on_smite(rec, r: dict, ph: int, bottom: int) -> None:
     _need(r["vandals"] in (0, 1), "vandals", "0 or 1", r["vandals"])
     if x < 0 or rec["terminated"] or rec["truncated"]:
         return
-    fires = rules.F_WHEN[x] == rules.W_ON_SMITE if x < NF else \
-        rules.R_WHEN[x - NF] == rules.W_ON_SMITE
+    fires = F_WHEN[x] == rules.W_ON_SMITE if x < NF else \
+        R_WHEN[x - NF] == rules.W_ON_SMITE
     _need(bool(fires), "onsm", "an on-Smite Faithful or Relic type", x)
     if bottom == K_ONSMITE:
         _need(int(rec["stack"][0, S_CARD]) == x, "stack entry 0 card",
@@ -675,7 +686,7 @@ def _check_on_smite(rec, r: dict, ph: int, bottom: int) -> None:
     if ph == Phase.VANDAL:
         _need(x < NF and rules.F_SMASH_ON_SMITE[x] > 0, "onsm", "a Vandal while one picks", x)
     if drawing:
-        _need(x >= NF and rules.R_EFFECT[x - NF] == rules.E_DRAW_FATE, "onsm",
+        _need(x >= NF and R_EFFECT[x - NF] == rules.E_DRAW_FATE, "onsm",
               "a drawing Crown while its draws are made", x)
 
 
@@ -690,7 +701,7 @@ def _check_assignment(rec, r: dict, ph: int, in_round: bool) -> None:
         _need((to[s, int(rec["dice_n"][s]):] == -1).all(), "die_to", "-1 past the dice rolled")
         if in_round:
             for t in np.flatnonzero(low):
-                slots = int(rec["f_fight"][s, t]) * int(rules.F_DICE[t])
+                slots = int(rec["f_fight"][s, t]) * int(F_DICE[t])
                 _need(int((to[s] == t).sum()) <= slots, "die_to",
                       f"at most {slots} dice for type {int(t)} on side {s}")
     assigning = ph == Phase.ASSIGN
@@ -726,12 +737,12 @@ def _check_raid_entry(rec, r: dict, kind: int, in_round: bool, rolling: int) -> 
           "a Trap, a Smite or an on-Smite trigger outside a fight", kind)
     if kind == K_TRAP:
         t = int(rec["grid"][q, c])
-        _need(owner == q and card == c and rules.T_KIND[t] == 1 and rec["side"][q, c] == 1,
+        _need(owner == q and card == c and T_KIND[t] == 1 and rec["side"][q, c] == 1,
               "stack entry 0", "the sprung Trap under the Marker, owned by the Defender", card)
     else:
         _need(owner == tp and target == q, "stack entry 0", "the Raider's Smite of the "
               "Defender", owner)
-        _need(rec["grid"][q, c] == rules.HEART and rec["conquered"][c], "marker",
+        _need(rec["grid"][q, c] == HEART and rec["conquered"][c], "marker",
               "on the conquered Heart while the Smite waits", c)
 
 
