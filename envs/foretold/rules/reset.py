@@ -29,11 +29,9 @@ from ..cards import (
 from ..state import CELLS, MAX_LIFE, MAX_P, SPOTS, START_CELL, Phase
 
 
-@njit(cache=True)
-def reset_game(rec):
-    """R1-R9: Temples, Life, starting Faithful, the Marketplace, shuffled decks, first player."""
-    n = int(rec["num_players"])
-    rng = rec["rng"]
+@njit(cache=True, inline="always")
+def clear_seats(rec, n):
+    """R1-R3: each seat's Life, gold, Faithful, Relics, hand and Temple; no fight."""
     for p in range(MAX_P):
         live = p < n
         rec["life"][p] = MAX_LIFE if live else 0
@@ -59,6 +57,11 @@ def reset_game(rec):
         rec["f_fight"][1, t] = 0
         rec["f_defeated"][t] = 0
         rec["f_out"][t] = 0
+
+
+@njit(cache=True, inline="always")
+def deal_faithful(rec, n):
+    """R4-R5: each seat's starting Faithful; the Faithful Row's first four piles."""
     # starting Faithful (R4): per seat High Priest, Acolyte, 2 Guards; 2 Guards + 2 Acolytes
     # open the Faithful Row (R5); absent seats' starting Faithful are out of the game
     for p in range(MAX_P):
@@ -79,7 +82,11 @@ def reset_game(rec):
     for k in range(4):
         rec["f_row"][k, 0] = GUARD if k < 2 else ACOLYTE
         rec["f_row_n"][k] = 1
-    # decks (R6)
+
+
+@njit(cache=True, inline="always")
+def shuffle_decks(rec, rng):
+    """R6, R87: the Faithful and Relic Decks, then the four Fate Decks."""
     m = 0
     for i in range(rec["f_deck"].shape[0]):
         rec["f_deck"][i] = -1
@@ -124,6 +131,11 @@ def reset_game(rec):
                 m += 1
         rec["c_deck_n"][f] = m
         shuffle(rec["c_deck"][f], m, rng)
+
+
+@njit(cache=True, inline="always")
+def deal_tiles(rec, n, rng):
+    """R2, R8: each seat's Starting Tiles; the Tile Deck."""
     # Tiles (R2, R8): the T per seat; absent seats' Starting Tiles are out of the game
     for t in range(NT):
         rec["t_out"][t] = 0
@@ -144,6 +156,11 @@ def reset_game(rec):
             m += 1
     rec["t_deck_n"] = m
     shuffle(rec["t_deck"], m, rng)
+
+
+@njit(cache=True, inline="always")
+def clear_state(rec):
+    """Nothing held, chosen, raided, rolled or stacked yet."""
     rec["f_held"] = -1
     rec["r_held"] = -1
     rec["r_take"] = -1
@@ -178,6 +195,18 @@ def reset_game(rec):
     for i in range(rec["stack"].shape[0]):
         for j in range(rec["stack"].shape[1]):
             rec["stack"][i, j] = 0
+
+
+@njit(cache=True)
+def reset_game(rec):
+    """R1-R9: Temples, Life, starting Faithful, the Marketplace, shuffled decks, first player."""
+    n = int(rec["num_players"])
+    rng = rec["rng"]
+    clear_seats(rec, n)
+    deal_faithful(rec, n)
+    shuffle_decks(rec, rng)
+    deal_tiles(rec, n, rng)
+    clear_state(rec)
     first = randint(rng, n)  # R7
     rec["turn_player"] = first
     start_turn(rec)

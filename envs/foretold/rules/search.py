@@ -121,20 +121,9 @@ def _sorted_shuffle(arr, n, rng):
     shuffle(arr, n, rng)
 
 
-@njit(cache=True)
-def determinize_record(rec, viewer, words):
-    """Resample what ``viewer`` cannot see, from what they saw only; reseed the RNG.
-
-    Each opponent's Temple / Raiding Party / Reinforce split (sizes kept), opponents' Fate
-    hands (per Fate Deck they drew from, sizes kept), every deck order, and opponents'
-    unflipped deck Tiles (their B-sides, with the Tile Deck).
-    """
-    rng = np.zeros(4, np.int64)
-    for i in range(4):
-        rng[i] = words[i] & 0xFFFFFFFF
-    if rng[0] == 0 and rng[1] == 0 and rng[2] == 0 and rng[3] == 0:
-        rng[0] = 1
-    n = int(rec["num_players"])
+@njit(cache=True, inline="always")
+def deal_splits(rec, viewer, n, rng):
+    """Each opponent's Faithful dealt again into its Temple, Raiding Party and Reinforce pool."""
     sizes = np.zeros(3, np.int64)
     for q in range(n):
         if q == viewer:
@@ -150,6 +139,11 @@ def determinize_record(rec, viewer, words):
             rec["f_temple"][q, t] = out[0, t]
             rec["f_party"][q, t] = out[1, t]
             rec["f_pool"][q, t] = out[2, t]
+
+
+@njit(cache=True, inline="always")
+def deal_hands(rec, viewer, n, rng):
+    """Opponents' Fate hands dealt again from each Fate Deck they drew from, with the deck."""
     # Fate hands, per Fate Deck: the deck and the opponents' cards drawn from it (the
     # deck a card came from is public, R87: its Fate, or c_sym for a Fatesworn-symbol card)
     # are dealt again, each opponent keeping how many it drew from that deck
@@ -188,9 +182,11 @@ def determinize_record(rec, viewer, words):
                 rec["c_deck"][f, m] = k
                 m += 1
         shuffle(rec["c_deck"][f], m, rng)
-    _sorted_shuffle(rec["f_deck"], rec["f_deck_n"], rng)
-    _sorted_shuffle(rec["r_deck"], rec["r_deck_n"], rng)
-    # deck Tiles: opponents' unflipped ones (and a Tile an opponent holds) with the deck
+
+
+@njit(cache=True, inline="always")
+def deal_hidden_tiles(rec, viewer, n, rng):
+    """Opponents' unflipped deck Tiles (and one held) dealt again with the Tile Deck."""
     pool = np.zeros(NT, np.int64)
     for i in range(rec["t_deck_n"]):
         pool[rec["t_deck"][i]] += 1
@@ -227,5 +223,26 @@ def determinize_record(rec, viewer, words):
     for j in range(rec["t_deck_n"]):
         rec["t_deck"][j] = cards[i]
         i += 1
+
+
+@njit(cache=True)
+def determinize_record(rec, viewer, words):
+    """Resample what ``viewer`` cannot see, from what they saw only; reseed the RNG.
+
+    Each opponent's Temple / Raiding Party / Reinforce split (sizes kept), opponents' Fate
+    hands (per Fate Deck they drew from, sizes kept), every deck order, and opponents'
+    unflipped deck Tiles (their B-sides, with the Tile Deck).
+    """
+    rng = np.zeros(4, np.int64)
+    for i in range(4):
+        rng[i] = words[i] & 0xFFFFFFFF
+    if rng[0] == 0 and rng[1] == 0 and rng[2] == 0 and rng[3] == 0:
+        rng[0] = 1
+    n = int(rec["num_players"])
+    deal_splits(rec, viewer, n, rng)
+    deal_hands(rec, viewer, n, rng)
+    _sorted_shuffle(rec["f_deck"], rec["f_deck_n"], rng)
+    _sorted_shuffle(rec["r_deck"], rec["r_deck_n"], rng)
+    deal_hidden_tiles(rec, viewer, n, rng)
     for i in range(4):
         rec["rng"][i] = next_u32(rng) | (1 if i == 0 else 0)
