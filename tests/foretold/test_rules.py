@@ -32,7 +32,9 @@ from fatezoo.envs.foretold.cards import (
     NC,
     NF,
     R_NAMES,
+    T_ALTARS,
     T_NAMES,
+    T_STATIONS,
 )
 from fatezoo.envs.foretold.state import (
     BUY_FAITHFUL,
@@ -263,7 +265,7 @@ def test_setup_first_player_uniform_and_clockwise():
 def test_two_player_variant_treasury_b_side():
     rec = deal(2, two_player_variant=True)[0]
     assert rec["side"][0, 0] == rec["side"][1, 0] == 1
-    assert rules.temple_sum(rec, 0, rules.T_ALTARS) == 2  # Sanctum + Treasury B
+    assert rules.temple_sum(rec, 0, T_ALTARS) == 2  # Sanctum + Treasury B
     assert deal(2)[0]["side"][0, 0] == 0
 
 
@@ -736,7 +738,7 @@ def test_ambush_trap_keeps_a_station():
     act(states, TARGET_SEAT, PASS)  # Entrance undefended
     act(states, DIRECTION + W, DIRECTION + S)
     assert rec["side"][1, 4] == 1 and rec["phase"] == Phase.DEFEND  # Station now
-    assert rules.temple_sum(rec, 1, rules.T_STATIONS) == 3 + 1
+    assert rules.temple_sum(rec, 1, T_STATIONS) == 3 + 1
 
 
 # ---------------------------------------------------------------- 6. Reinforce

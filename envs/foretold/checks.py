@@ -1,0 +1,876 @@
+"""Foretold's record checks: its ranges declared once, the relations by hand.
+
+``RANGES`` says what each field may hold (``envs/core/checks.py`` checks them and names
+the field): phases from the enum, seats from the player count, counts from the
+capacities. The functions below check what ranges cannot say: the stack's entries
+(R67-R69), seats and their holdings, every card in exactly one place (per type), the
+Temples (R27), and the decision in progress, with one check per phase (``PHASE_CHECKS``).
+Every refusal is a ValueError ``"foretold: <field> must be <what>, got <value>"``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from fatezoo.envs.core.checks import SEATS, Range, RecordError, check_ranges, need
+from fatezoo.envs.core.stack import ASK, KIND, OWNER, asked_seat
+
+from . import rules
+from .cards import (
+    C_BASE,
+    C_COPIES,
+    C_FATE,
+    DEVOTEE,
+    ENTRANCE,
+    F_BASE,
+    F_COPIES,
+    F_DICE,
+    F_WHEN,
+    HEART,
+    NC,
+    NF,
+    NR,
+    NT,
+    R_BASE,
+    R_COPIES,
+    R_EFFECT,
+    R_FATE,
+    R_IS_FATE,
+    R_SACRIFICE,
+    R_USE_DEVOTEE,
+    R_WHEN,
+    T_ALTARS,
+    T_COPIES,
+    T_DOORS,
+    T_FLIP,
+    T_KIND,
+    T_STATIONS,
+)
+from .state import (
+    CELLS,
+    DISCOUNT_CAP,
+    F_COUNTERED,
+    F_DECK_CAP,
+    F_SACRIFICED,
+    FATE_DECK_CAP,
+    GOLD_CAP,
+    K_ABILITY,
+    K_FATE,
+    K_FLIP,
+    K_GOLD,
+    K_ONSMITE,
+    K_RELIC,
+    K_ROLL,
+    K_SMITE,
+    K_TRAP,
+    MAX_DICE,
+    MAX_LIFE,
+    MAX_MOVES,
+    MAX_P,
+    PILE_CAP,
+    R_DECK_CAP,
+    R_FROM_DECK,
+    RAID_KINDS,
+    REARRANGE_CAP,
+    S_CARD,
+    S_FLAGS,
+    S_TARGET,
+    SHIELD_CAP,
+    SPOTS,
+    STACK_CAP,
+    START_CELL,
+    STATE_DTYPE,
+    T_DECK_CAP,
+    Phase,
+)
+
+ROUND_PHASES = (Phase.FINALIZE, Phase.RESPOND, Phase.FATE_TARGET, Phase.DRAW, Phase.CYCLE,
+                Phase.PICK_DIE, Phase.CHOOSE, Phase.ASSIGN, Phase.SEARCH)
+ACTOR_PHASES = (Phase.FATE_TARGET, Phase.DRAW, Phase.PICK_DIE, Phase.CHOOSE, Phase.ASSIGN,
+                Phase.SEARCH)
+# R20: the decisions whose acquisition of a Relic waits on the old Fate's returns
+RETURN_THEN = (Phase.MARKET, Phase.CHOOSE, Phase.SEARCH)
+RAID_PHASES = (Phase.DEFEND, Phase.DISPATCH, Phase.RECALL, Phase.ADVANCE, Phase.TRAP_DISCARD,
+               Phase.VANDAL)
+
+
+def temple_is_legal(grid, side, rot) -> bool:
+    """R27 (the loader's check, vectorised; the kernels use rules.legal_doors).
+
+    ``grid``, ``side`` and ``rot`` must already be in range (check_record checks them first).
+    """
+    grid = np.asarray(grid, np.int64)
+    here = grid >= 0
+    occ = np.where(grid == ENTRANCE, 2, here.astype(np.int64)).astype(np.int8)
+    bits = np.where(here, T_DOORS[np.maximum(grid, 0), np.asarray(side, np.int64)], 0)
+    r = np.asarray(rot, np.int64) % 4
+    doors = ((bits << r) | (bits >> (4 - r))) & 15
+    return bool(rules.legal_doors(occ, doors))
+
+
+SYM_TYPES = tuple(int(k) for k in np.flatnonzero(np.asarray(rules.C_SYM) >= 0))
+CHOICE_EFFECTS = (rules.E_SMASH, rules.E_FREE_BUY, rules.E_BUY_ANY, rules.E_REMOVE,
+                  rules.E_SACRIFICE, rules.E_CONVERT, rules.E_PAY_REMOVE)
+
+
+def _most(copies) -> int:
+    """The most copies of one card type: no count of a type in one place is above it."""
+    return int(np.max(copies))
+
+
+SEAT_COUNTS = ("f_temple", "f_party", "f_discard", "f_pool", "r_owned", "c_hand")
+# what each field may hold; absent seats' rows (per_seat) hold nothing
+RANGES = {
+    "num_players": Range(2, MAX_P + 1),
+    "two_player_variant": Range(0, 2),
+    "fatesworn": Range(0, 2),
+    "phase": Range.of(Phase),
+    "turn_player": Range(0, SEATS),
+    "devotees": Range(0, 61),
+    "draws": Range(0, 11),
+    "draw_in_raid": Range(0, 2),
+    "search": Range(-3, NR),  # a Relic type, or a flip search's kind (negative)
+    "moves": Range(0, MAX_MOVES + 1),
+    "picked": Range(0, 41),
+    "trap_left": Range(0, 4),
+    "vandals": Range(0, 2),
+    "sel_cell": Range(-1, CELLS),
+    "move_to": Range(-1, CELLS),
+    "rearranged": Range(0, REARRANGE_CAP + 1),
+    "f_held": Range(-1, NF),
+    "r_held": Range(-1, NR),
+    "r_take": Range(-1, NR),
+    "r_from": Range(-1, R_FROM_DECK + 1),
+    "defender": Range(-1, SEATS),
+    "marker": Range(-1, CELLS),
+    "winner": Range(-1, SEATS),
+    "waive": Range(0, 2),
+    "discount": Range(0, DISCOUNT_CAP + 1),
+    "actor": Range(-1, SEATS),
+    "sel_play": Range(-1, NC + NR),  # a Fate card type, or NC + a Relic type
+    "fin": Range(0, 3),  # FIN_NONE, FIN_DEFENSE, FIN_RAID
+    "priority": Range(-1, SEATS),
+    "passes": Range(0, SEATS),
+    "recall_more": Range(0, rules.RECALL_CAP + 1),
+    "die_left": Range(0, 3),
+    "die_set": Range(0, 7),
+    "ch_card": Range(-1, NC + NR),
+    "ch_seat": Range(-1, SEATS),
+    "ch_left": Range(0, 4),
+    "assign_left": Range(0, MAX_DICE + 1),
+    "onsm": Range(-1, NF + NR),  # an on-Smite Faithful type, or NF + a Relic type
+    "onsm_k": Range(0, 21),
+    "f_deck_n": Range(0, F_DECK_CAP + 1),
+    "r_deck_n": Range(0, R_DECK_CAP + 1),
+    "t_deck_n": Range(0, T_DECK_CAP + 1),
+    "stack_n": Range(0, STACK_CAP + 1),
+    "shield": Range(0, SHIELD_CAP + 1, per_seat=True),
+    "bonus": Range(-60, 61),
+    "win_ties": Range(0, 2),
+    "extra": Range(0, MAX_DICE + 1),
+    "protect": Range(0, 2),
+    "life": Range(0, MAX_LIFE + 1, per_seat=True),
+    "gold": Range(0, GOLD_CAP + 1, per_seat=True),
+    "alive": Range(0, 2, per_seat=True),
+    "f_temple": Range(0, _most(F_COPIES) + 1, per_seat=True),
+    "f_party": Range(0, _most(F_COPIES) + 1, per_seat=True),
+    "f_discard": Range(0, _most(F_COPIES) + 1, per_seat=True),
+    "f_pool": Range(0, _most(F_COPIES) + 1, per_seat=True),
+    "r_owned": Range(0, _most(R_COPIES) + 1, per_seat=True),
+    "c_hand": Range(0, _most(C_COPIES) + 1, per_seat=True),
+    "f_fight": Range(0, _most(F_COPIES) + 1),
+    "f_defeated": Range(0, _most(F_COPIES) + 1),
+    "f_out": Range(0, _most(F_COPIES) + 1),
+    "r_out": Range(0, _most(R_COPIES) + 1),
+    "c_discard": Range(0, _most(C_COPIES) + 1),
+    "c_out": Range(0, _most(C_COPIES) + 1),
+    "t_out": Range(0, _most(T_COPIES) + 1),
+    "f_row_n": Range(0, PILE_CAP + 1),
+    "r_row_n": Range(0, PILE_CAP + 1),
+    "c_deck_n": Range(0, FATE_DECK_CAP + 1),
+    "c_sym": Range(0, 1 << len(SYM_TYPES), per_seat=True),  # which decks' copies are held
+    "grid": Range(-1, NT, per_seat=True, absent=-1),  # Tile types, -1 empty
+    "side": Range(0, 2),  # 0 A, 1 B
+    "rot": Range(0, 4),
+    "visited": Range(0, 2),
+    "conquered": Range(0, 2),
+    "dice_n": Range(0, MAX_DICE + 1),
+    "dice": Range(0, 7),  # faces, 0 for no die
+    "die_to": Range(-1, NF),  # the Faithful type a die is assigned to (R50)
+}
+
+
+def _check_values(r: dict) -> None:
+    """The fields whose values are not one interval."""
+    need(r["smite_roll"] in (0, 3, 4, 5, 6), "smite_roll", "0 or a Smiting Die face")
+    need(r["r_then"] in (-1, *RETURN_THEN), "r_then", "-1 or the decision acquiring a Relic "
+         f"({', '.join(f'{int(x)} {x.name}' for x in RETURN_THEN)})", r["r_then"])
+    need(r["t_held"] == -1 or 5 <= r["t_held"] < NT, "t_held", f"-1 or a deck Tile in [5, {NT})",
+         r["t_held"])
+
+
+def _check_stack(rec, n: int) -> None:
+    """Every pending Action: kind, owner, window progress, card, target, flags (R67-R69)."""
+    top = int(rec["stack_n"][0])
+    for i in range(top):
+        kind, owner, ask, card, target, flags = (
+            int(rec["stack"][i, j]) for j in (KIND, OWNER, ASK, S_CARD, S_TARGET, S_FLAGS))
+        what = f"stack entry {i}"
+        need(kind in (K_FATE, K_RELIC, K_GOLD, K_FLIP, K_ROLL, K_TRAP, K_SMITE, K_ABILITY,
+                      K_ONSMITE), what,
+             "a Fate card (0), a Relic use (1), a Faithful played for gold (2), a flip (3), "
+             "a roll (4), a Trap (5), a Smite (6), an ability discard (7) or an on-Smite "
+             "trigger (8)", kind)
+        need(0 <= owner < n, f"{what} owner", f"in [0, {n})", owner)
+        need(0 <= ask <= n, f"{what} window", f"in [0, {n}]", ask)
+        need(-1 <= target < n, f"{what} target", f"in [-1, {n})", target)
+        if kind in RAID_KINDS:  # owners, cells and the Raid are checked in _check_phase
+            need(i == 0 and flags == 0, what, "a raid Action only at the bottom, no flags",
+                 kind)
+            want = {K_ROLL: (0, 1), K_TRAP: tuple(range(CELLS)), K_SMITE: (0, 3, 4, 5, 6),
+                    K_ONSMITE: tuple(range(NF + NR))}
+            need(card in want[kind], f"{what} card", "a side (roll), a cell (Trap), a "
+                 "Smiting Die face or 0 (Smite) or a trigger (on Smite)", card)
+            need((target >= 0) == (kind in (K_SMITE, K_ONSMITE)), f"{what} target",
+                 "the Defender for a Smite and its triggers, else -1", target)
+            continue
+        if kind == K_ABILITY:  # the fight is checked in _check_phase
+            need(0 <= card < NF and (rules.F_DISCARD_RAID[card] > 0
+                                     or rules.F_DISCARD_DEFEND[card] > 0)
+                 and flags == 0 and target == -1, f"{what} card",
+                 "a Faithful type with a discard ability, no flags, no target", card)
+            continue
+        if kind == K_GOLD:
+            need(0 <= card < NF and flags == 0 and target == -1, f"{what} card",
+                 "a Faithful type, no flags, no target", card)
+            continue
+        if kind == K_FLIP:  # the Tile itself is checked with the Temples (_check_phase)
+            need(0 <= card < 4 * CELLS and flags == 0 and target == -1, f"{what} card",
+                 "4 * cell + rotation, no flags, no target", card)
+            continue
+        if kind == K_FATE:
+            need(0 <= card < NC and rules.C_PLAYABLE[card], f"{what} card",
+                 "a playable Fate card type", card)
+            need(flags in (0, F_COUNTERED), f"{what} flags", "0 or countered", flags)
+        else:
+            need(0 <= card < NR and rules.R_USABLE[card], f"{what} card",
+                 "a usable Relic type", card)
+            want = F_SACRIFICED if R_SACRIFICE[card] else 0
+            need(flags == want, f"{what} flags", f"{want} for this Relic", flags)
+        need((target >= 0) == bool(rules.needs_target(card if kind == K_FATE else NC + card)),
+             f"{what} target", "set exactly for an effect with a target", target)
+
+
+def _check_seats(rec, r: dict, n: int) -> None:
+    """Life and elimination (R81-R82), the winner, and who decides in a running game."""
+    life, alive, gold = rec["life"], rec["alive"], rec["gold"]
+    need((alive[:n] == (life[:n] > 0)).all(), "alive", "1 exactly for seats with Life")
+    for name in SEAT_COUNTS:
+        arr = rec[name]
+        for p in range(n):
+            need(alive[p] or not arr[p].any(), f"{name} of eliminated seat {p}", "empty")
+    for p in range(n):
+        need(alive[p] or not gold[p], f"gold of eliminated seat {p}", "0")
+    over = bool(rec["terminated"])
+    running = not (rec["terminated"] or rec["truncated"])
+    need(over == (r["phase"] == Phase.OVER), "phase", "over exactly when the game is terminated")
+    need(over == (r["winner"] >= 0), "winner", "set exactly when the game is terminated")
+    if r["winner"] >= 0:
+        need(alive[r["winner"]], "winner", "a living seat")
+    if running:
+        need(alive[r["turn_player"]], "turn_player", "a living seat")
+        need(alive[:n].sum() >= 2, "alive", "at least two living seats in a running game")
+        want = r["defender"] if r["phase"] == Phase.DEFEND else r["turn_player"]
+        if r["phase"] in ACTOR_PHASES or _returning(r):
+            want = r["actor"]
+        elif r["phase"] == Phase.FINALIZE:
+            want = r["priority"]
+        elif r["phase"] == Phase.RESPOND:
+            want = int(asked_seat(rec["stack"], rec["stack_n"], n))
+        need(want >= 0 and alive[want], "the seat to decide", "a living seat", want)
+        need(rec["current_player"] == want, "current_player", f"{want} in this phase",
+             int(rec["current_player"]))
+
+
+def _check_piles(rec, r: dict) -> None:
+    """The cards in the Rows' piles and in the decks: types each may hold."""
+    for prefix, ntypes in (("f", NF), ("r", NR)):
+        rows, sizes = rec[f"{prefix}_row"], rec[f"{prefix}_row_n"]
+        for k in range(SPOTS):
+            pile = rows[k, : sizes[k]]
+            need(((pile >= 0) & (pile < ntypes)).all(), f"{prefix}_row pile {k}", "card types")
+        deck = rec[f"{prefix}_deck"][: r[f"{prefix}_deck_n"]]
+        need(((deck >= 0) & (deck < ntypes)).all(), f"{prefix}_deck", "card types")
+    for f in range(4):
+        deck = rec["c_deck"][f, : rec["c_deck_n"][f]].astype(np.int64)
+        need(((deck >= 0) & (deck < NC)).all()
+             and ((C_FATE[deck] == f) | (C_FATE[deck] == 4)).all(),
+             f"Fate Deck {f}", "cards of its own Fate or with the Fatesworn symbol")
+    tdeck = rec["t_deck"][: r["t_deck_n"]]
+    need(((tdeck >= 5) & (tdeck < NT)).all(), "t_deck", "deck Tile types")
+
+
+def _conserve(name: str, found: np.ndarray, copies: np.ndarray) -> None:
+    """Every card of each type in exactly one place (R97)."""
+    bad = np.flatnonzero(found != copies)
+    if bad.size:
+        t = int(bad[0])
+        raise RecordError(f"{name} type {t} is counted {int(found[t])} times, "
+                          f"expected {int(copies[t])} (every card in exactly one place)")
+
+
+def _check_symbol_copies(rec, n: int) -> None:
+    """R87: a Fatesworn-symbol card in a hand is one deck's copy (c_sym), one per deck."""
+    sym = rec["c_sym"].astype(np.int64)
+    for j, k in enumerate(SYM_TYPES):
+        held = (sym >> j) & 1  # (seat, deck)
+        need((held.sum(1) == rec["c_hand"][:, k]).all(), "c_hand",
+             f"symbol type {k} counted once per deck copy held (c_sym)")
+        for f in range(4):
+            deck = rec["c_deck"][f, : rec["c_deck_n"][f]]
+            need(int(held[:, f].sum()) + int((deck == k).sum()) <= 1, f"Fate Deck {f}",
+                 f"its one copy of symbol type {k}, in the deck or in one hand")
+
+
+def _check_cards(rec, r: dict, n: int) -> None:
+    if not r["fatesworn"]:  # R6: without the option its cards are out of the game
+        for name, base, copies in (("f_out", F_BASE, F_COPIES),
+                                   ("r_out", R_BASE, R_COPIES),
+                                   ("c_out", C_BASE, C_COPIES)):
+            extra = ~np.asarray(base, bool)
+            need((rec[name][extra] == copies[extra]).all(), name,
+                 "every Fatesworn card out of the game without the fatesworn option")
+    f = (rec["f_temple"].sum(0) + rec["f_party"].sum(0) + rec["f_discard"].sum(0)
+         + rec["f_pool"].sum(0) + rec["f_fight"].sum(0) + rec["f_defeated"] + rec["f_out"]
+         ).astype(np.int64)
+    f += np.bincount(rec["f_deck"][: r["f_deck_n"]].astype(np.int64), minlength=NF)
+    for k in range(SPOTS):
+        f += np.bincount(rec["f_row"][k, : rec["f_row_n"][k]].astype(np.int64), minlength=NF)
+    if r["f_held"] >= 0:
+        f[r["f_held"]] += 1
+    _conserve("Faithful", f, F_COPIES)
+    rl = (rec["r_owned"].sum(0) + rec["r_out"]).astype(np.int64)
+    rl += np.bincount(rec["r_deck"][: r["r_deck_n"]].astype(np.int64), minlength=NR)
+    for k in range(SPOTS):
+        rl += np.bincount(rec["r_row"][k, : rec["r_row_n"][k]].astype(np.int64), minlength=NR)
+    if r["r_held"] >= 0:
+        rl[r["r_held"]] += 1
+    c = (rec["c_hand"].sum(0) + rec["c_discard"] + rec["c_out"]).astype(np.int64)
+    for i in range(int(rec["stack_n"][0])):
+        e = rec["stack"][i]
+        if e[KIND] == K_FATE:
+            c[e[S_CARD]] += 1
+        elif e[KIND] == K_RELIC and e[S_FLAGS] & F_SACRIFICED:
+            rl[e[S_CARD]] += 1
+    _conserve("Relic", rl, R_COPIES)
+    for k in range(4):
+        c += np.bincount(rec["c_deck"][k, : rec["c_deck_n"][k]].astype(np.int64), minlength=NC)
+    _conserve("Fate card", c, C_COPIES)
+    _check_symbol_copies(rec, n)
+    grid, side, rot = rec["grid"], rec["side"], rec["rot"]
+    t = rec["t_out"].astype(np.int64) + np.bincount(tdeck_types(rec, r), minlength=NT)
+    t += np.bincount(grid[grid >= 0].astype(np.int64), minlength=NT)
+    if r["t_held"] >= 0:
+        t[r["t_held"]] += 1
+    _conserve("Tile", t, T_COPIES)
+    for p in range(n):
+        starts = np.bincount(grid[p][grid[p] >= 0].astype(np.int64), minlength=NT)[:5]
+        if (starts != 1).any():
+            k = int(np.flatnonzero(starts != 1)[0])
+            need(False, f"seat {p}'s Temple", f"one Starting Tile of type {k}")
+        need(int(np.flatnonzero(grid[p] == ENTRANCE)[0]) == START_CELL[ENTRANCE],
+             f"seat {p}'s Entrance", f"in cell {START_CELL[ENTRANCE]}")
+        need(temple_is_legal(grid[p], side[p], rot[p]), f"seat {p}'s Temple",
+             "legal (R27: doorways lined up, all connected to the Entrance)")
+        owned = rec["r_owned"][p].astype(np.int64) * R_IS_FATE
+        need(np.unique(R_FATE[owned > 0]).size <= 1, f"seat {p}'s Fate Relics", "of one Fate")
+        g = grid[p].astype(np.int64)
+        altars = int(np.where(g >= 0, T_ALTARS[np.maximum(g, 0), side[p]], 0).sum())
+        held = int(owned.sum())
+        need(held <= altars, f"seat {p}'s Fate Relics", f"at most its {altars} Altars")
+
+
+def tdeck_types(rec, r) -> np.ndarray:
+    """The Tile Deck's types, bottom to top."""
+    return rec["t_deck"][: r["t_deck_n"]].astype(np.int64)
+
+
+def _stations(rec, p: int) -> int:
+    g = rec["grid"][p].astype(np.int64)
+    return int(np.where(g >= 0, T_STATIONS[np.maximum(g, 0), rec["side"][p]], 0).sum())
+
+
+def _returning(r: dict) -> bool:
+    """R20: a returned Fate Relic waits for the pile it covers (the acquirer decides)."""
+    return r["phase"] == Phase.COVER_RELIC and r["r_then"] >= 0
+
+
+def _check_return(rec, r: dict) -> None:
+    """R20: a change of Fate waiting on its returns: what is acquired, from where, by whom."""
+    take, src, then, a = r["r_take"], r["r_from"], r["r_then"], r["actor"]
+    pending = then >= 0
+    need((take >= 0) == pending and (src >= 0) == pending, "r_take/r_from/r_then",
+         "all set (a Relic acquired after the returns, R20) or all -1")
+    need(not pending or r["phase"] == Phase.COVER_RELIC, "r_then", "set only while a "
+         "returned Relic waits for the pile it covers (R20)", then)
+    if r["phase"] == Phase.COVER_RELIC:
+        need((rec["r_row_n"] > 0).all(), "r_row_n", "no empty Relic Row spot while a Relic "
+             "waits to cover a pile (R12, R20)")
+    if not pending:
+        return
+    held = r["r_held"]
+    need(held >= 0, "r_held", "a returned Fate Relic while an acquisition waits on the "
+         "returns (R20)", held)
+    need(0 <= a < r["num_players"], "actor", "the seat returning its Relics (R20)", a)
+    need(R_IS_FATE[take], "r_take", "a Fate Relic while the old Fate's Relics go back", take)
+    need(R_IS_FATE[held] and R_FATE[held] != R_FATE[take], "r_held",
+         "a Fate Relic of another Fate than the one acquired (r_take) while it goes back", held)
+    owned = rec["r_owned"][a].astype(np.int64) * R_IS_FATE
+    need(not owned[R_FATE != R_FATE[held]].any(), "r_owned", "the returning seat's Fate "
+         "Relics all of the returned Relic's Fate (the old Fate) until the new one is taken "
+         "(R20)")
+    need(bool(rules.can_take_relic(rec, a, take)), "r_take",
+         "a Relic the returning seat has an open Altar for (R19)", take)
+    if src < R_FROM_DECK:
+        m = int(rec["r_row_n"][src])
+        need(int(rec["r_row"][src, m - 1]) == take, "r_from", "the Relic Row spot topped by "
+             "the Relic acquired (r_take)", src)
+    else:
+        need(take in rec["r_deck"][: r["r_deck_n"]], "r_from", "the Relic Deck, holding the "
+             "Relic acquired (r_take)", src)
+    need(then != Phase.SEARCH or src == R_FROM_DECK, "r_from", "the Relic Deck for a flip "
+         "search", src)
+    if then == Phase.MARKET:
+        need(src < R_FROM_DECK and a == r["turn_player"], "r_then", "a purchase (Marketplace) "
+             "by the turn player from a Relic Row spot", then)
+        need(not rec["stack_n"][0] and not r["fin"] and r["defender"] < 0, "r_then",
+             "a purchase only in the Marketplace Step (no stack, no Raid)", then)
+
+
+class _At(NamedTuple):
+    """Where a record's game stands: what the relations of ``_check_phase`` depend on."""
+
+    ph: int
+    tp: int  # the turn player
+    q: int  # the Defender, -1 outside a Raid
+    running: bool
+    returning: bool  # R20: a returned Fate Relic waits for the pile it covers
+    in_round: bool  # a fight's round (R47, R51) and the Actions taken in it
+    in_raid: bool
+    top: int  # stack_n
+    bottom: int  # the kind of the stack's bottom entry, -1 for none
+    raid_entry: bool  # a raid Action waits at the bottom of the stack
+    rolling: int  # the side about to roll, -1 for none
+
+
+def _at(rec, r: dict) -> _At:
+    ph = r["phase"]
+    in_round = r["fin"] > 0
+    top = int(rec["stack_n"][0])
+    bottom = int(rec["stack"][0, KIND]) if top > 0 else -1
+    raid_entry = bottom in RAID_KINDS
+    in_raid = ph in RAID_PHASES or (ph == Phase.DRAW and r["draw_in_raid"]) or in_round \
+        or raid_entry
+    return _At(ph, r["turn_player"], r["defender"], not (rec["terminated"] or rec["truncated"]),
+               _returning(r), in_round, in_raid, top, bottom, raid_entry,
+               int(rec["stack"][0, S_CARD]) if bottom == K_ROLL else -1)
+
+
+def _check_phase(rec, r: dict, n: int) -> None:
+    """The decision in progress: the fields each phase sets, then the phase's own check."""
+    at = _at(rec, r)
+    _check_return(rec, r)
+    _check_held(rec, r, at)
+    _check_round(r, at)
+    _check_raid(rec, r, n, at)
+    _check_pending(rec, r, at)
+    _check_on_smite(rec, r, at.ph, at.bottom)
+    if not at.running:
+        return
+    _check_raid_running(rec, r, n, at)
+    _check_assignment(rec, r, at.ph, at.in_round)
+    check = PHASE_CHECKS.get(at.ph)
+    if check is not None:
+        check(rec, r, n, at)
+
+
+def _check_held(rec, r: dict, at: _At) -> None:
+    """A card held or a cell chosen exactly in the phases that place or turn it."""
+    ph = at.ph
+    if ph == Phase.COVER_FAITHFUL:
+        need(bool(rules.any_coverable(rec)), "f_row", "a pile without a Decree on top to cover "
+             "(R13)")
+    need((r["f_held"] >= 0) == (ph == Phase.COVER_FAITHFUL), "f_held",
+         "set exactly while a revealed Faithful waits for its spot")
+    need((r["r_held"] >= 0) == (ph == Phase.COVER_RELIC), "r_held",
+         "set exactly while a revealed (R12) or returned (R20) Relic waits for its spot")
+    placing = ph in (Phase.PLACE_CELL, Phase.PLACE_ROT)
+    need((r["t_held"] >= 0) == placing, "t_held", "set exactly while a bought Tile is placed")
+    need((r["sel_cell"] >= 0) == (ph in (Phase.PLACE_ROT, Phase.FLIP_ROT, Phase.MOVE_CELL,
+                                         Phase.MOVE_ROT)), "sel_cell",
+         "set exactly while a rotation is chosen or a Tile is moved")
+    need((r["move_to"] >= 0) == (ph == Phase.MOVE_ROT), "move_to",
+         "set exactly while a moved Tile's rotation is chosen")
+    need((r["draws"] > 0) == (ph == Phase.DRAW), "draws", "positive exactly while drawing")
+    need(not r["draw_in_raid"] or ph == Phase.DRAW, "draw_in_raid", "0 outside a draw")
+
+
+def _check_round(r: dict, at: _At) -> None:
+    """R47, R51: a fight's round, its priority and passes, a die being picked."""
+    ph, in_round = at.ph, at.in_round
+    need(not in_round or ph in ROUND_PHASES or at.returning, "fin",
+         "0 outside a fight's round and its Actions")
+    need(ph != Phase.FINALIZE or in_round, "fin", "set while a round asks a seat")
+    need((r["priority"] >= 0) == in_round, "priority", "set exactly during a fight's round")
+    need(in_round or not r["passes"], "passes", "0 outside a fight's round")
+    need((r["die_left"] > 0) == (ph == Phase.PICK_DIE), "die_left", "positive exactly while a "
+         "die is picked")
+    need(r["die_set"] == 0 or ph == Phase.PICK_DIE, "die_set", "0 unless a die is picked")
+    need(ph != Phase.PICK_DIE or in_round, "fin", "a fight's round while a die is picked")
+
+
+def _check_raid(rec, r: dict, n: int, at: _At) -> None:
+    """A Raid's fields set exactly during one; a fight's modifiers only in a fight."""
+    ph, in_raid = at.ph, at.in_raid
+    need((at.q >= 0) == in_raid, "defender", "set exactly during a Raid")
+    need((r["marker"] >= 0) == in_raid, "marker", "set exactly during a Raid")
+    if not in_raid:
+        need(not rec["visited"].any() and not rec["conquered"].any() and not r["moves"]
+             and not r["picked"] and not r["trap_left"] and not r["vandals"],
+             "raid fields", "cleared outside a Raid")
+        need(not rec["f_fight"].any() and not rec["f_defeated"].any(), "f_fight/f_defeated",
+             "empty outside a Raid")
+    for p in range(n):
+        need(not rec["f_pool"][p].any() or (p == at.tp and ph == Phase.REINFORCE), "f_pool",
+             "empty except the turn player's at Reinforce")
+    fighting = ph in (Phase.DEFEND, Phase.DISPATCH) or at.in_round
+    need(not rec["bonus"].any() or fighting, "bonus",
+         "0 outside the Defend and dispatch steps and the round of a fight")
+    need(not (rec["win_ties"].any() or rec["extra"].any() or rec["protect"].any()) or fighting,
+         "win_ties/extra/protect", "0 outside a fight")
+    need(ph != Phase.DEFEND or not rec["protect"].any(), "protect", "0 while Defending")
+    need(not r["recall_more"] or fighting or ph == Phase.RECALL, "recall_more",
+         "0 outside a fight and its recall")
+    need(ph != Phase.DEFEND or not (rec["win_ties"].any() or rec["extra"].any()
+                                    or r["recall_more"]), "win_ties/extra",
+         "0 while Defending (no round yet)")
+    need(ph != Phase.DEFEND or (rec["bonus"][0] == 0 and (r["picked"] or not rec["bonus"][1])),
+         "bonus", "only the Defender's, after a Defender is chosen, while Defending")
+
+
+def _check_pending(rec, r: dict, at: _At) -> None:
+    """The stack in this phase, the card being played, an effect's pick, flips, abilities."""
+    ph, top, tp, q = at.ph, at.top, at.tp, at.q
+    need(top == 0 or at.returning or ph in (Phase.RESPOND, Phase.DRAW, Phase.CYCLE,
+                                            Phase.FATE_TARGET, Phase.PICK_DIE, Phase.CHOOSE,
+                                            Phase.SEARCH),
+         "stack_n", "0 outside response windows and the decisions of a resolving Action")
+    need(top == 0 or not at.in_raid or at.in_round or at.raid_entry, "stack_n",
+         "0 during a Raid outside a fight's round and the raid's Actions")
+    need(ph != Phase.FINALIZE or top == 0, "stack_n", "0 while a round asks a seat")
+    if at.raid_entry:
+        _check_raid_entry(rec, r, at.bottom, at.in_round, at.rolling)
+    need((r["sel_play"] >= 0) == (ph == Phase.FATE_TARGET), "sel_play",
+         "set exactly while a target is chosen")
+    need((r["actor"] >= 0) == (ph in ACTOR_PHASES or at.returning), "actor",
+         "set exactly while a target, a die or a resolving effect's pick is chosen, a Fate "
+         "card drawn or a returned Relic's pile chosen (R20)")
+    choosing = ph == Phase.CHOOSE
+    need((r["ch_card"] >= 0) == choosing, "ch_card", "set exactly while an effect's pick is "
+         "chosen")
+    need(choosing or (r["ch_seat"] == -1 and r["ch_left"] == 0), "ch_seat/ch_left",
+         "-1 and 0 outside a resolving effect's pick")
+    if choosing and at.running:
+        e, a = (int(x) for x in rules.play_effect(int(r["ch_card"])))
+        need(e in CHOICE_EFFECTS, "ch_card", "a card whose effect is chosen at resolution",
+             r["ch_card"])
+        need((e == rules.E_SMASH) == (r["ch_seat"] >= 0), "ch_seat",
+             "set exactly for a Relic smash")
+        need(1 <= r["ch_left"] <= max(1, a), "ch_left", f"in [1, {max(1, a)}]", r["ch_left"])
+        if e in (rules.E_REMOVE, rules.E_SACRIFICE, rules.E_CONVERT, rules.E_PAY_REMOVE):
+            need(at.in_round and rules.fight_side(rec, r["actor"]) >= 0, "actor",
+                 "a side of the fight while a Faithful is taken out of it")
+    flips = set()
+    for i in range(top):
+        kind, owner, card = (int(x) for x in rec["stack"][i, [KIND, OWNER, S_CARD]])
+        if kind == K_FLIP:
+            c, t = card // 4, int(rec["grid"][owner, card // 4])
+            # the turn player's (Marketplace) or the Defender's during a Raid (R34: the
+            # rotation stays); one pending flip per Tile
+            ok = owner == tp or (owner == q and q >= 0 and card % 4 == rec["rot"][owner, c])
+            ok = ok and t >= 0 and rec["side"][owner, c] == 0 and T_FLIP[t] > 0
+            need(ok and bool(rules.flip_rotation_ok(rec, owner, c, card % 4))
+                 and (owner, c) not in flips, f"stack entry {i} card", "an unflipped Tile of "
+                 "the turn player (or, in a Raid, the Defender) that may turn that way, "
+                 "flipped once", card)
+            flips.add((owner, c))
+        if kind == K_ABILITY:
+            side = 0 if owner == tp else 1
+            ok = at.in_round and owner in (tp, q) and (
+                rules.F_DISCARD_RAID[card] if side == 0 else rules.F_DISCARD_DEFEND[card]) > 0
+            need(ok, f"stack entry {i}", "an ability discard of a side of the fight in its "
+                 "rounds (R43)", card)
+
+
+def _check_raid_running(rec, r: dict, n: int, at: _At) -> None:
+    """A running Raid: the Defender and the Marker; a fight's round: both sides' dice."""
+    tp, q = at.tp, at.q
+    if at.in_raid:
+        need(q != tp and 0 <= r["marker"], "defender", "another seat, with the Marker placed")
+        need(rec["grid"][q, r["marker"]] >= 0, "marker", "on a Tile of the Defender")
+        need(rec["alive"][q] or at.ph == Phase.DRAW or r["onsm"] >= 0, "defender",
+             "alive during the Raid (but for its on-Smite triggers)")
+    if at.in_round:
+        need(rec["f_fight"][1].any() and (rec["dice_n"][1] > 0 or at.rolling == 1), "f_fight",
+             "Defenders and their dice in a fight's round")
+        need(r["fin"] == 1 or rec["f_fight"][0].any() and (rec["dice_n"][0] > 0
+                                                             or at.rolling == 0), "f_fight",
+             "the dispatched and their dice in the round after the Raid roll")
+        need(r["fin"] == 2 or not rec["f_fight"][0].any() and not rec["dice_n"][0], "f_fight",
+             "nothing dispatched in the round after the Defense roll")
+        need(r["passes"] < int(rec["alive"][:n].sum()), "passes", "below the living seats")
+
+
+# ---------------------------------------------------------------- one check per phase
+
+
+def _respond(rec, r: dict, n: int, at: _At) -> None:
+    s = int(asked_seat(rec["stack"], rec["stack_n"], n))
+    need(at.top > 0 and s >= 0, "stack", "a seat asked about its top entry")
+
+
+def _fate_target(rec, r: dict, n: int, at: _At) -> None:
+    a, sp = int(r["actor"]), int(r["sel_play"])
+    need(at.top < STACK_CAP, "stack_n", f"below {STACK_CAP} while a target is chosen")
+    need(bool(rules.needs_target(sp)), "sel_play", "a card with a target", sp)
+    if sp < NC:
+        need(rec["c_hand"][a, sp] > 0, "sel_play", "a Fate card in the actor's hand", sp)
+    else:
+        ok = rec["r_owned"][a, sp - NC] > 0 and (
+            not R_USE_DEVOTEE[sp - NC] or rec["f_discard"][a, DEVOTEE] > 0)
+        need(ok, "sel_play", "a Relic the actor holds and can pay for", sp)
+
+
+def _finalize(rec, r: dict, n: int, at: _At) -> None:
+    need(r["priority"] >= 0 and bool(rules.has_play(rec, r["priority"], False)), "priority",
+         "a seat with an Action to take in the round")
+
+
+def _pick_die(rec, r: dict, n: int, at: _At) -> None:
+    need(bool(rules.any_die_pickable(rec)), "dice", "a die to pick")
+    need(r["die_set"] > 0 or r["die_left"] <= 2, "die_left", "at most 2 rerolls")
+
+
+def _place_rot(rec, r: dict, n: int, at: _At) -> None:
+    c, tp = r["sel_cell"], at.tp
+    need(rec["grid"][tp, c] < 0 and any(rules.legal_with(rec, tp, c, r["t_held"], 0, x)
+                                        for x in range(4)),
+         "sel_cell", "an empty cell where the bought Tile fits")
+
+
+def _place_cell(rec, r: dict, n: int, at: _At) -> None:
+    need(rules.can_place_anywhere(rec, at.tp, r["t_held"], 0), "t_held",
+         "a Tile with a legal place")
+
+
+def _move(rec, r: dict, n: int, at: _At) -> None:
+    occ, doors = np.zeros(CELLS, np.int8), np.zeros(CELLS, np.int64)
+    c = int(r["sel_cell"])
+    to = range(CELLS) if at.ph == Phase.MOVE_CELL else (int(r["move_to"]),)
+    need(r["rearranged"] < REARRANGE_CAP, "rearranged", f"below the cap {REARRANGE_CAP} "
+         "while a rearranging move is in progress (the move counts when it ends)",
+         r["rearranged"])
+    need(any(rules.move_ok(rec, at.tp, c, d, x, occ, doors) for d in to for x in range(4)),
+         "sel_cell/move_to", "a Tile with a legal rearranging move (R24)")
+
+
+def _flip_rot(rec, r: dict, n: int, at: _At) -> None:
+    c, tp = r["sel_cell"], at.tp
+    t = int(rec["grid"][tp, c])
+    need(t >= 0 and rec["side"][tp, c] == 0 and T_FLIP[t] > 0
+         and T_FLIP[t] <= rec["gold"][tp]
+         and any(rules.flip_rotation_ok(rec, tp, c, x) for x in range(4)),
+         "sel_cell", "an unflipped Tile the turn player can pay to flip")
+
+
+def _draw(rec, r: dict, n: int, at: _At) -> None:
+    need(rec["c_deck_n"].any(), "c_deck_n", "a Fate Deck with cards while drawing")
+
+
+def _raid_target(rec, r: dict, n: int, at: _At) -> None:
+    need(rec["f_party"][at.tp].any(), "f_party", "a Raiding Party to raid with")
+
+
+def _defend(rec, r: dict, n: int, at: _At) -> None:
+    q, c = at.q, r["marker"]
+    st = int(T_STATIONS[rec["grid"][q, c], rec["side"][q, c]])
+    need(r["picked"] == rec["f_fight"][1].sum() and r["picked"] <= st, "picked",
+         "the Defenders chosen, at most one per Station")
+    need(not rec["f_fight"][0].any(), "f_fight",
+         "no dispatched Faithful while the Defender chooses")
+    need(st > 0 and not rec["conquered"][c], "marker", "on a Station Tile")
+
+
+def _dispatch(rec, r: dict, n: int, at: _At) -> None:
+    need(rec["f_fight"][1].any() and r["picked"] == rec["f_fight"][0].sum(), "f_fight",
+         "Defenders in the fight and the dispatched counted")
+
+
+def _recall(rec, r: dict, n: int, at: _At) -> None:
+    need(rec["f_fight"][0].any() and not rec["f_fight"][1].any(), "f_fight",
+         "dispatched Faithful to recall from")
+
+
+def _advance(rec, r: dict, n: int, at: _At) -> None:
+    need(not rec["f_fight"].any(), "f_fight", "empty between fights")
+
+
+def _trap_discard(rec, r: dict, n: int, at: _At) -> None:
+    _advance(rec, r, n, at)
+    need(r["trap_left"] > 0 and rec["f_party"][at.tp].any(), "trap_left",
+         "a discard still owed from a Party")
+
+
+def _vandal(rec, r: dict, n: int, at: _At) -> None:
+    _advance(rec, r, n, at)
+    need(r["vandals"] > 0 and rec["r_owned"][at.q].any(), "vandals",
+         "a Vandal smash owed against a Defender with Relics")
+
+
+def _reinforce(rec, r: dict, n: int, at: _At) -> None:
+    tp = at.tp
+    need(rec["f_temple"][tp].sum() <= _stations(rec, tp), "f_temple",
+         "at most one Faithful per Station at Reinforce")
+    need(not rec["f_party"][tp].any() and not rec["f_discard"][tp].any(), "f_party",
+         "empty while the turn player splits their Faithful")
+
+
+# what a running game's phase needs besides the fields it sets (_check_phase)
+PHASE_CHECKS = {
+    Phase.RESPOND: _respond,
+    Phase.FATE_TARGET: _fate_target,
+    Phase.FINALIZE: _finalize,
+    Phase.PICK_DIE: _pick_die,
+    Phase.PLACE_ROT: _place_rot,
+    Phase.PLACE_CELL: _place_cell,
+    Phase.MOVE_CELL: _move,
+    Phase.MOVE_ROT: _move,
+    Phase.FLIP_ROT: _flip_rot,
+    Phase.DRAW: _draw,
+    Phase.RAID_TARGET: _raid_target,
+    Phase.DEFEND: _defend,
+    Phase.DISPATCH: _dispatch,
+    Phase.RECALL: _recall,
+    Phase.ADVANCE: _advance,
+    Phase.TRAP_DISCARD: _trap_discard,
+    Phase.VANDAL: _vandal,
+    Phase.REINFORCE: _reinforce,
+}
+
+
+def _check_on_smite(rec, r: dict, ph: int, bottom: int) -> None:
+    """R59: the on-Smite cursor: set exactly while a trigger waits or decides."""
+    x, k = int(r["onsm"]), int(r["onsm_k"])
+    need((k == 0) == (x < 0), "onsm_k", "in [1, 20] with a trigger, else 0", k)
+    drawing = ph == Phase.DRAW and r["draw_in_raid"]
+    active = bottom == K_ONSMITE or ph == Phase.VANDAL or drawing
+    if not (rec["terminated"] or rec["truncated"]):
+        need((x >= 0) == active, "onsm", "set exactly while an on-Smite trigger waits or "
+             "decides", x)
+        need((r["vandals"] > 0) == (ph == Phase.VANDAL), "vandals", "1 exactly while a "
+             "Vandal picks", r["vandals"])
+    if x < 0 or rec["terminated"] or rec["truncated"]:
+        return
+    fires = F_WHEN[x] == rules.W_ON_SMITE if x < NF else \
+        R_WHEN[x - NF] == rules.W_ON_SMITE
+    need(bool(fires), "onsm", "an on-Smite Faithful or Relic type", x)
+    if bottom == K_ONSMITE:
+        need(int(rec["stack"][0, S_CARD]) == x, "stack entry 0 card",
+             f"the trigger {x} (onsm)", int(rec["stack"][0, S_CARD]))
+    if ph == Phase.VANDAL:
+        need(x < NF and rules.F_SMASH_ON_SMITE[x] > 0, "onsm", "a Vandal while one picks", x)
+    if drawing:
+        need(x >= NF and R_EFFECT[x - NF] == rules.E_DRAW_FATE, "onsm",
+             "a drawing Crown while its draws are made", x)
+
+
+def _check_assignment(rec, r: dict, ph: int, in_round: bool) -> None:
+    """R50: dice assigned only to die-dependent Faithful in the fight, one die per slot."""
+    to = rec["die_to"].astype(np.int64)
+    low = rules.F_LOW_DIE > 0
+    need(low[np.maximum(to, 0)][to >= 0].all(), "die_to", "-1 or a die-dependent Faithful "
+         "type")
+    for s in range(2):
+        need((to[s, int(rec["dice_n"][s]):] == -1).all(), "die_to", "-1 past the dice rolled")
+        if in_round:
+            for t in np.flatnonzero(low):
+                slots = int(rec["f_fight"][s, t]) * int(F_DICE[t])
+                need(int((to[s] == t).sum()) <= slots, "die_to",
+                     f"at most {slots} dice for type {int(t)} on side {s}")
+    assigning = ph == Phase.ASSIGN
+    need((r["assign_left"] > 0) == assigning, "assign_left",
+         "positive exactly while dice are assigned")
+    if not assigning or not (rec["terminated"] == 0 and rec["truncated"] == 0):
+        return
+    a, q, tp = r["actor"], r["defender"], r["turn_player"]
+    need(in_round and a in (q, tp), "actor", "a side of the fight while dice are assigned", a)
+    s = 1 if a == q else 0
+    free = int((to[s, : int(rec["dice_n"][s])] == -1).sum())
+    used = int((to[s] >= 0).sum())
+    need(r["assign_left"] <= free and used + r["assign_left"] <= int(rules.low_slots(rec, s)),
+         "assign_left", "at most the free dice and the die-dependent slots left",
+         r["assign_left"])
+
+
+def _check_raid_entry(rec, r: dict, kind: int, in_round: bool, rolling: int) -> None:
+    """The raid Action at the bottom of the stack (R37, R47-R49, R58, R71)."""
+    tp, q, c = r["turn_player"], r["defender"], r["marker"]
+    owner, card, target = (int(x) for x in rec["stack"][0, [OWNER, S_CARD, S_TARGET]])
+    need(q >= 0 and c >= 0 and rec["grid"][q, c] >= 0, "stack entry 0",
+         "a raid Action during a Raid", kind)
+    if kind == K_ROLL:
+        want = q if card == 1 else tp
+        need(owner == want, "stack entry 0 owner", f"the side rolling, seat {want}", owner)
+        need(in_round and r["fin"] == (1 if card == 1 else 2), "fin",
+             "the stage of the fight whose roll waits", r["fin"])
+        need(rec["dice_n"][card] == 0, "dice_n", "no dice of the rolling side on the table",
+             int(rec["dice_n"][card]))
+        return
+    need(not in_round and not rec["f_fight"].any(), "stack entry 0",
+         "a Trap, a Smite or an on-Smite trigger outside a fight", kind)
+    if kind == K_TRAP:
+        t = int(rec["grid"][q, c])
+        need(owner == q and card == c and T_KIND[t] == 1 and rec["side"][q, c] == 1,
+             "stack entry 0", "the sprung Trap under the Marker, owned by the Defender", card)
+    else:
+        need(owner == tp and target == q, "stack entry 0", "the Raider's Smite of the "
+             "Defender", owner)
+        need(rec["grid"][q, c] == HEART and rec["conquered"][c], "marker",
+             "on the conquered Heart while the Smite waits", c)
+
+
+SCALAR_FIELDS = tuple(name for name in STATE_DTYPE.names if STATE_DTYPE[name].shape == ())
+
+
+def check_record(rec) -> None:
+    """Raise ValueError naming the first thing wrong with a Foretold record.
+
+    Checked in order so that no check reads an index an earlier one has not vetted: the
+    declared ranges, the fields that are not one interval, the stack, seats, cards (every
+    Faithful, Relic, Fate card and Tile in exactly one place, per type), Temples (R27) and
+    the decision in progress.
+    """
+    r = {name: rec[name].item() for name in SCALAR_FIELDS}
+    n = int(r["num_players"])
+    try:
+        check_ranges({**r, **{name: rec[name] for name in RANGES if name not in r}}, RANGES)
+        _check_values(r)
+        _check_stack(rec, n)
+        _check_seats(rec, r, n)
+        _check_piles(rec, r)
+        _check_cards(rec, r, n)
+        _check_phase(rec, r, n)
+    except RecordError as err:
+        raise RecordError(f"foretold: {err}") from None

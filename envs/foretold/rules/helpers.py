@@ -1,0 +1,275 @@
+"""Small helpers: the Temple grid (doorways, legality R27-R28, moves), sums, decks."""
+
+# ruff: noqa: D103  (as for envs/*/rules.py: kernels named after the rule they apply)
+from __future__ import annotations
+
+import numpy as np
+
+from fatezoo.envs.core.jit import njit
+
+from ..cards import ENTRANCE, HEART, NR, T_DOORS
+from ..state import CELLS, ENTRANCE_CELL, GOLD_CAP, MAX_LIFE, SPOTS
+from .tables import STEP_COL, STEP_ROW
+
+
+@njit(cache=True)
+def rotate(bits, r):
+    """Doorway bits turned ``r`` quarter turns clockwise (N -> E -> S -> W)."""
+    r = r % 4
+    return ((bits << r) | (bits >> (4 - r))) & 15
+
+
+@njit(cache=True)
+def tile_doors(rec, p, c):
+    """Current doorway bits of the Tile in cell ``c`` of seat ``p`` (0 if empty)."""
+    t = int(rec["grid"][p, c])
+    if t < 0:
+        return 0
+    return rotate(T_DOORS[t, rec["side"][p, c]], rec["rot"][p, c])
+
+
+@njit(cache=True)
+def neighbour(c, d):
+    """The cell next to ``c`` in direction ``d`` (0 N, 1 E, 2 S, 3 W), -1 off the grid."""
+    r = c // 4 + STEP_ROW[d]
+    k = c % 4 + STEP_COL[d]
+    if r < 0 or r > 3 or k < 0 or k > 3:
+        return -1
+    return 4 * r + k
+
+
+@njit(cache=True)
+def door_steps(doors, goal):
+    """Marker moves from each cell to ``goal`` through doorway pairs (R56); 99: no way.
+
+    ``doors``: each cell's current doorway bits (0: no Tile). Breadth-first.
+    """
+    dist = np.full(CELLS, 99, np.int64)
+    queue = np.zeros(CELLS, np.int64)
+    dist[goal] = 0
+    queue[0] = goal
+    head, tail = 0, 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for d in range(4):
+            o = neighbour(c, d)
+            if o >= 0 and dist[o] == 99 and (doors[c] >> d) & 1 \
+                    and (doors[o] >> ((d + 2) % 4)) & 1:
+                dist[o] = dist[c] + 1
+                queue[tail] = o
+                tail += 1
+    return dist
+
+
+@njit(cache=True)
+def heart_depth(rec, p):
+    """Marker moves from seat ``p``'s Entrance to its Heart (R56): the Tiles a Raid crosses."""
+    doors = np.zeros(CELLS, np.int64)
+    heart = -1
+    for c in range(CELLS):
+        doors[c] = tile_doors(rec, p, c)
+        if rec["grid"][p, c] == HEART:
+            heart = c
+    if heart < 0:
+        return 0
+    return door_steps(doors, heart)[ENTRANCE_CELL]
+
+
+@njit(cache=True)
+def legal_doors(occ, doors):
+    """R27 on per-cell occupancy and doorway bits.
+
+    Matching doorways, nothing north of the Entrance, every Tile reached from the
+    Entrance (the cell where ``occ == 2``).
+    """
+    ent = -1
+    for c in range(CELLS):
+        if occ[c] == 2:
+            ent = c
+    if ent < 0:
+        return False
+    up = neighbour(ent, 0)
+    if up >= 0 and occ[up]:
+        return False
+    for c in range(CELLS):
+        if not occ[c]:
+            continue
+        for d in range(4):
+            o = neighbour(c, d)
+            if o >= 0 and occ[o]:
+                mine = (doors[c] >> d) & 1
+                theirs = (doors[o] >> ((d + 2) % 4)) & 1
+                if mine != theirs:
+                    return False
+    seen = np.zeros(CELLS, np.int8)
+    todo = np.zeros(CELLS, np.int64)
+    top = 0
+    todo[top] = ent
+    top += 1
+    seen[ent] = 1
+    while top > 0:
+        top -= 1
+        c = todo[top]
+        for d in range(4):
+            if (doors[c] >> d) & 1:
+                o = neighbour(c, d)
+                if o >= 0 and occ[o] and not seen[o]:
+                    seen[o] = 1
+                    todo[top] = o
+                    top += 1
+    for c in range(CELLS):
+        if occ[c] and not seen[c]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def legal_with(rec, p, cell, t, side, r):
+    """Whether seat ``p``'s Temple is legal with Tile type ``t`` (side, rotation) in ``cell``."""
+    occ = np.zeros(CELLS, np.int8)
+    doors = np.zeros(CELLS, np.int64)
+    for c in range(CELLS):
+        g = int(rec["grid"][p, c])
+        if c == cell:
+            g = t
+        if g >= 0:
+            occ[c] = 2 if g == ENTRANCE else 1
+            if c == cell:
+                doors[c] = rotate(T_DOORS[t, side], r)
+            else:
+                doors[c] = tile_doors(rec, p, c)
+    return legal_doors(occ, doors)
+
+
+@njit(cache=True)
+def move_ok(rec, p, c, d, r, occ, doors):
+    """R24: seat ``p``'s Temple stays legal after a rearranging move.
+
+    The Tile in ``c`` moves to ``d`` at rotation ``r`` (a swap when ``d`` holds a Tile:
+    that one moves to ``c`` unturned).
+    The Entrance never moves nor turns (its north doorway faces the grid's edge); a move
+    that leaves every doorway where it was is not one. ``occ`` and ``doors`` are scratch
+    arrays of ``CELLS`` (no allocation per check).
+    """
+    t = int(rec["grid"][p, c])
+    u = int(rec["grid"][p, d])
+    if t < 0 or t == ENTRANCE or u == ENTRANCE:
+        return False
+    mine = rotate(T_DOORS[t, rec["side"][p, c]], r)
+    if d == c and mine == tile_doors(rec, p, c):
+        return False
+    for k in range(CELLS):
+        g = int(rec["grid"][p, k])
+        occ[k] = 0 if g < 0 else (2 if g == ENTRANCE else 1)
+        doors[k] = tile_doors(rec, p, k)
+    if d != c:
+        occ[c] = 0 if u < 0 else 1
+        doors[c] = tile_doors(rec, p, d)
+    occ[d] = 1
+    doors[d] = mine
+    return legal_doors(occ, doors)
+
+
+@njit(cache=True)
+def can_move(rec, p, c, occ, doors):
+    """R24: the Tile in ``c`` has a legal rearranging move."""
+    if rec["grid"][p, c] < 0 or rec["grid"][p, c] == ENTRANCE:
+        return False
+    for d in range(CELLS):
+        for r in range(4):
+            if move_ok(rec, p, c, d, r, occ, doors):
+                return True
+    return False
+
+
+@njit(cache=True)
+def move_tile(rec, p, c, d, r):
+    """R24: the Tile in ``c`` moves to ``d`` at rotation ``r``; a Tile in ``d`` goes to ``c``."""
+    t, s = rec["grid"][p, c], rec["side"][p, c]
+    rec["grid"][p, c] = rec["grid"][p, d]
+    rec["side"][p, c] = rec["side"][p, d]
+    rec["rot"][p, c] = rec["rot"][p, d]
+    if rec["grid"][p, c] < 0:
+        rec["side"][p, c] = 0
+        rec["rot"][p, c] = 0
+    rec["grid"][p, d] = t
+    rec["side"][p, d] = s
+    rec["rot"][p, d] = r
+
+
+@njit(cache=True)
+def temple_sum(rec, p, table):
+    """Sum of ``table[type, side]`` over seat ``p``'s Tiles (Stations, Altars...)."""
+    s = 0
+    for c in range(CELLS):
+        t = int(rec["grid"][p, c])
+        if t >= 0:
+            s += table[t, rec["side"][p, c]]
+    return s
+
+
+@njit(cache=True)
+def b_side_sum(rec, p, table):
+    """Sum of a passive B-side Tile ability ``table[type]`` over seat ``p``'s flipped Tiles."""
+    s = 0
+    for c in range(CELLS):
+        t = int(rec["grid"][p, c])
+        if t >= 0 and rec["side"][p, c] == 1:
+            s += table[t]
+    return s
+
+
+@njit(cache=True)
+def relic_sum(rec, p, table):
+    s = 0
+    for r in range(NR):
+        s += rec["r_owned"][p, r] * table[r]
+    return s
+
+
+@njit(cache=True)
+def count(row):
+    s = 0
+    for i in range(row.shape[0]):
+        s += row[i]
+    return s
+
+
+@njit(cache=True)
+def add_gold(rec, p, x):
+    rec["gold"][p] = min(GOLD_CAP, max(0, rec["gold"][p] + x))
+
+
+@njit(cache=True)
+def heal(rec, p, x):
+    """Heal ``x``, never above 20 (R80)."""
+    if rec["alive"][p]:
+        rec["life"][p] = min(MAX_LIFE, rec["life"][p] + x)
+
+
+@njit(cache=True)
+def push_bottom(arr, n, x):
+    """Put ``x`` under a stack of ``n`` cards (index 0 = bottom); returns the new size."""
+    for i in range(n, 0, -1):
+        arr[i] = arr[i - 1]
+    arr[0] = x
+    return n + 1
+
+
+@njit(cache=True)
+def take_at(arr, n, i):
+    """Remove entry ``i`` of a stack of ``n``; returns it."""
+    x = arr[i]
+    for j in range(i, n - 1):
+        arr[j] = arr[j + 1]
+    arr[n - 1] = -1
+    return x
+
+
+@njit(cache=True)
+def lowest_empty(counts):
+    for k in range(SPOTS):
+        if counts[k] == 0:
+            return k
+    return -1

@@ -1,0 +1,284 @@
+"""Setup (R1-R9), clearing a Raid, a fight or a choice, and who decides next."""
+
+# ruff: noqa: D103  (as for envs/*/rules.py: kernels named after the rule they apply)
+from __future__ import annotations
+
+from fatezoo.envs.core.jit import njit
+from fatezoo.envs.core.rng import randint, shuffle
+from fatezoo.envs.core.stack import asked_seat
+
+from ..cards import (
+    ACOLYTE,
+    C_BASE,
+    C_COPIES,
+    C_FATE,
+    F_BASE,
+    F_COPIES,
+    F_STARTING,
+    GUARD,
+    HIGH_PRIEST,
+    NC,
+    NF,
+    NR,
+    NT,
+    R_BASE,
+    R_COPIES,
+    T_COPIES,
+    TREASURY,
+)
+from ..state import CELLS, MAX_LIFE, MAX_P, SPOTS, START_CELL, Phase
+
+
+@njit(cache=True, inline="always")
+def clear_seats(rec, n):
+    """R1-R3: each seat's Life, gold, Faithful, Relics, hand and Temple; no fight."""
+    for p in range(MAX_P):
+        live = p < n
+        rec["life"][p] = MAX_LIFE if live else 0
+        rec["alive"][p] = 1 if live else 0
+        rec["gold"][p] = 0
+        for t in range(NF):
+            rec["f_temple"][p, t] = 0
+            rec["f_party"][p, t] = 0
+            rec["f_discard"][p, t] = 0
+            rec["f_pool"][p, t] = 0
+        for r in range(NR):
+            rec["r_owned"][p, r] = 0
+        for k in range(NC):
+            rec["c_hand"][p, k] = 0
+        for f in range(4):
+            rec["c_sym"][p, f] = 0
+        for c in range(CELLS):
+            rec["grid"][p, c] = -1
+            rec["side"][p, c] = 0
+            rec["rot"][p, c] = 0
+    for t in range(NF):
+        rec["f_fight"][0, t] = 0
+        rec["f_fight"][1, t] = 0
+        rec["f_defeated"][t] = 0
+        rec["f_out"][t] = 0
+
+
+@njit(cache=True, inline="always")
+def deal_faithful(rec, n):
+    """R4-R5: each seat's starting Faithful; the Faithful Row's first four piles."""
+    # starting Faithful (R4): per seat High Priest, Acolyte, 2 Guards; 2 Guards + 2 Acolytes
+    # open the Faithful Row (R5); absent seats' starting Faithful are out of the game
+    for p in range(MAX_P):
+        if p < n:
+            rec["f_temple"][p, HIGH_PRIEST] = 1
+            rec["f_temple"][p, ACOLYTE] = 1
+            rec["f_temple"][p, GUARD] = 2
+        else:
+            rec["f_out"][HIGH_PRIEST] += 1
+            rec["f_out"][ACOLYTE] += 1
+            rec["f_out"][GUARD] += 2
+    for k in range(SPOTS):
+        rec["f_row_n"][k] = 0
+        rec["r_row_n"][k] = 0
+        for i in range(rec["f_row"].shape[1]):
+            rec["f_row"][k, i] = -1
+            rec["r_row"][k, i] = -1
+    for k in range(4):
+        rec["f_row"][k, 0] = GUARD if k < 2 else ACOLYTE
+        rec["f_row_n"][k] = 1
+
+
+@njit(cache=True, inline="always")
+def shuffle_decks(rec, rng):
+    """R6, R87: the Faithful and Relic Decks, then the four Fate Decks."""
+    m = 0
+    for i in range(rec["f_deck"].shape[0]):
+        rec["f_deck"][i] = -1
+    for t in range(NF):
+        if F_STARTING[t]:
+            continue
+        if F_BASE[t] or rec["fatesworn"]:  # R6, R87
+            for _ in range(F_COPIES[t]):
+                rec["f_deck"][m] = t
+                m += 1
+        else:
+            rec["f_out"][t] = F_COPIES[t]
+    rec["f_deck_n"] = m
+    shuffle(rec["f_deck"], m, rng)
+    m = 0
+    for i in range(rec["r_deck"].shape[0]):
+        rec["r_deck"][i] = -1
+    for r in range(NR):
+        rec["r_out"][r] = 0
+        if R_BASE[r] or rec["fatesworn"]:
+            for _ in range(R_COPIES[r]):
+                rec["r_deck"][m] = r
+                m += 1
+        else:
+            rec["r_out"][r] = R_COPIES[r]
+    rec["r_deck_n"] = m
+    shuffle(rec["r_deck"], m, rng)
+    for k in range(NC):
+        rec["c_discard"][k] = 0
+        rec["c_out"][k] = 0 if C_BASE[k] or rec["fatesworn"] else C_COPIES[k]
+    for f in range(4):
+        m = 0
+        for i in range(rec["c_deck"].shape[1]):
+            rec["c_deck"][f, i] = -1
+        for k in range(NC):
+            if not (C_BASE[k] or rec["fatesworn"]):
+                continue
+            # R87: a card with the Fatesworn symbol (fate "all") puts one copy in each deck
+            c = C_COPIES[k] if C_FATE[k] == f else (C_COPIES[k] // 4 if C_FATE[k] == 4 else 0)
+            for _ in range(c):
+                rec["c_deck"][f, m] = k
+                m += 1
+        rec["c_deck_n"][f] = m
+        shuffle(rec["c_deck"][f], m, rng)
+
+
+@njit(cache=True, inline="always")
+def deal_tiles(rec, n, rng):
+    """R2, R8: each seat's Starting Tiles; the Tile Deck."""
+    # Tiles (R2, R8): the T per seat; absent seats' Starting Tiles are out of the game
+    for t in range(NT):
+        rec["t_out"][t] = 0
+    for t in range(5):
+        for p in range(MAX_P):
+            if p < n:
+                rec["grid"][p, START_CELL[t]] = t
+                if t == TREASURY and rec["two_player_variant"]:
+                    rec["side"][p, START_CELL[t]] = 1
+            else:
+                rec["t_out"][t] += 1
+    m = 0
+    for i in range(rec["t_deck"].shape[0]):
+        rec["t_deck"][i] = -1
+    for t in range(5, NT):
+        for _ in range(T_COPIES[t]):
+            rec["t_deck"][m] = t
+            m += 1
+    rec["t_deck_n"] = m
+    shuffle(rec["t_deck"], m, rng)
+
+
+@njit(cache=True, inline="always")
+def clear_state(rec):
+    """Nothing held, chosen, raided, rolled or stacked yet."""
+    rec["f_held"] = -1
+    rec["r_held"] = -1
+    rec["r_take"] = -1
+    rec["r_from"] = -1
+    rec["r_then"] = -1
+    rec["t_held"] = -1
+    rec["sel_cell"] = -1
+    rec["move_to"] = -1
+    rec["rearranged"] = 0
+    rec["draws"] = 0
+    rec["draw_in_raid"] = 0
+    rec["onsm"] = -1
+    rec["onsm_k"] = 0
+    rec["search"] = 0
+    rec["winner"] = -1
+    clear_raid(rec)
+    for s in range(2):
+        clear_dice(rec, s)
+        rec["totals"][s] = 0
+    rec["smite_roll"] = 0
+    rec["assign_left"] = 0
+    for p in range(MAX_P):
+        rec["shield"][p] = 0
+    rec["waive"] = 0
+    rec["discount"] = 0
+    rec["actor"] = -1
+    rec["sel_play"] = -1
+    clear_choice(rec)
+    rec["bonus"][0] = 0
+    rec["bonus"][1] = 0
+    rec["stack_n"][0] = 0
+    for i in range(rec["stack"].shape[0]):
+        for j in range(rec["stack"].shape[1]):
+            rec["stack"][i, j] = 0
+
+
+@njit(cache=True)
+def reset_game(rec):
+    """R1-R9: Temples, Life, starting Faithful, the Marketplace, shuffled decks, first player."""
+    n = int(rec["num_players"])
+    rng = rec["rng"]
+    clear_seats(rec, n)
+    deal_faithful(rec, n)
+    shuffle_decks(rec, rng)
+    deal_tiles(rec, n, rng)
+    clear_state(rec)
+    first = randint(rng, n)  # R7
+    rec["turn_player"] = first
+    start_turn(rec)
+    set_current(rec)
+
+
+@njit(cache=True)
+def clear_raid(rec):
+    rec["defender"] = -1
+    rec["marker"] = -1
+    for c in range(CELLS):
+        rec["visited"][c] = 0
+        rec["conquered"][c] = 0
+    rec["moves"] = 0
+    rec["picked"] = 0
+    rec["trap_left"] = 0
+    rec["vandals"] = 0
+    rec["onsm"] = -1
+    rec["onsm_k"] = 0
+    clear_fight(rec)
+
+
+@njit(cache=True)
+def clear_fight(rec):
+    """This fight's modifiers and its round end with it (R52)."""
+    rec["fin"] = 0
+    rec["priority"] = -1
+    rec["passes"] = 0
+    rec["recall_more"] = 0
+    rec["die_left"] = 0
+    rec["die_set"] = 0
+    for s in range(2):
+        rec["bonus"][s] = 0
+        rec["win_ties"][s] = 0
+        rec["extra"][s] = 0
+        rec["protect"][s] = 0
+
+
+@njit(cache=True)
+def clear_choice(rec):
+    rec["ch_card"] = -1
+    rec["ch_seat"] = -1
+    rec["ch_left"] = 0
+
+
+@njit(cache=True)
+def begin_choice(rec, p, play, q, picks):
+    """A resolving effect of seat ``p`` waits for its owner's choice (Phase.CHOOSE)."""
+    rec["ch_card"] = play
+    rec["ch_seat"] = q
+    rec["ch_left"] = picks
+    rec["actor"] = p
+    rec["phase"] = Phase.CHOOSE
+
+
+@njit(cache=True)
+def set_current(rec):
+    ph = rec["phase"]
+    if ph == Phase.DEFEND:
+        rec["current_player"] = int(rec["defender"])
+    elif ph == Phase.RESPOND:
+        rec["current_player"] = asked_seat(rec["stack"], rec["stack_n"], rec["num_players"])
+    elif (ph == Phase.FATE_TARGET or ph == Phase.DRAW or ph == Phase.PICK_DIE
+          or ph == Phase.CHOOSE or ph == Phase.ASSIGN or ph == Phase.SEARCH
+          or ph == Phase.COVER_RELIC) and rec["actor"] >= 0:  # COVER_RELIC: a return (R20)
+        rec["current_player"] = int(rec["actor"])
+    elif ph == Phase.FINALIZE:
+        rec["current_player"] = int(rec["priority"])
+    elif rec["phase"] != Phase.OVER:
+        rec["current_player"] = int(rec["turn_player"])
+
+
+# the modules of the same import cycle, imported once this one's kernels are defined
+from .dice import clear_dice  # noqa: E402
+from .turn import start_turn  # noqa: E402
