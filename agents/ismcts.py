@@ -66,37 +66,42 @@ NO_NETWORK = (np.zeros(0), np.zeros((0, 5), np.int64))  # what a search without 
 def flat_network(layers) -> tuple[np.ndarray, np.ndarray]:
     """:func:`.baseline.load_network`'s layers as ``(weights, shapes)`` for numba.
 
-    ``weights`` (float64) holds each layer's ``w`` (row-major, (out, in)) then its ``b``;
-    ``shapes`` (L, 5) int64 holds each layer's out, in, offset of ``w``, offset of ``b`` and
-    activation (:data:`ACTIVATION_CODES`).
+    ``weights`` (float64) holds each layer's ``w`` transposed (row-major, (in, out): one
+    input's weights are contiguous) then its ``b``; ``shapes`` (L, 5) int64 holds each
+    layer's out, in, offset of ``w``, offset of ``b`` and activation
+    (:data:`ACTIVATION_CODES`).
     """
     parts, shapes, offset = [], [], 0
     for w, b, act in layers:
         out, size = w.shape
         shapes.append((out, size, offset, offset + out * size, ACTIVATION_CODES[act]))
-        parts += [np.asarray(w, np.float64).ravel(), np.asarray(b, np.float64)]
+        parts += [np.asarray(w, np.float64).T.ravel(), np.asarray(b, np.float64)]
         offset += out * size + out
     return np.concatenate(parts), np.array(shapes, np.int64).reshape(-1, 5)
 
 
 @njit(cache=True)
 def net_forward(weights, shapes, obs):
-    """The network's logits (float64) for one observation, as :func:`.baseline.forward`."""
+    """The network's logits (float64) for one observation, as :func:`.baseline.forward`.
+
+    Each input adds its row of weights to the outputs and a zero input is skipped:
+    observations are mostly zeros, so the first (widest) layer costs what its non-zero
+    inputs do.
+    """
     x = obs.astype(np.float64)
     for layer in range(shapes.shape[0]):
         out, size, wo, bo, act = shapes[layer]
-        y = np.empty(out)
-        for o in range(out):
-            row = wo + o * size
-            s = 0.0
-            for k in range(size):
-                s += weights[row + k] * x[k]
-            s += weights[bo + o]
-            if act == 1:
-                s = max(s, 0.0)
-            elif act == 2:
-                s = np.tanh(s)
-            y[o] = s
+        y = weights[bo:bo + out].copy()
+        for k in range(size):
+            xk = x[k]
+            if xk != 0.0:
+                row = wo + k * out
+                for o in range(out):
+                    y[o] += xk * weights[row + o]
+        if act == 1:
+            y = np.maximum(y, 0.0)
+        elif act == 2:
+            y = np.tanh(y)
         x = y
     return x
 
