@@ -194,13 +194,29 @@ def test_prior_baseline_without_a_shipped_file_says_how_to_make_one(tmp_path, mo
         assert make_agent(spec, "fatefell").network == spec[13:]
 
 
-def test_the_cli_reports_a_missing_network_in_one_line(capsys):
-    status = main(["arena", "fatefell", "--agents", "ismcts:sims=4,prior=baseline:/no/net.npz,"
+@pytest.mark.parametrize("prior, message", [
+    ("prior=baseline:/no/net.npz", "ismcts: prior=baseline:/no/net.npz: no file at "
+     "'/no/net.npz'"),
+    ("prior=baseline:{other}", "ismcts: prior=baseline:{other}: baseline: '{other}' is for "
+     "'foretold'"),
+    ("prior=baseline:{path},prior_weight=0", "ismcts: prior_weight must be a finite number > 0,"
+     " got 0.0"),
+    ("prior=baseline:{path},prior_weight=x", "ismcts: option prior_weight must be float, got "
+     "'x'"),
+    ("prior=baseline", "ismcts: prior=baseline: no v1 baseline is shipped for fatefell; make "
+     "one from a `fatezoo train` run with `fatezoo export-baseline RUN --out FILE.npz`"),
+])
+def test_the_cli_reports_a_bad_network_prior_in_one_line(prior, message, tmp_path, capsys,
+                                                          monkeypatch):
+    monkeypatch.setattr(baseline_mod, "SHIPPED", tmp_path / "shipped")
+    names = {"path": random_network(tmp_path / "net.npz", "fatefell"),
+             "other": random_network(tmp_path / "other.npz", "foretold")}
+    status = main(["arena", "fatefell", "--agents", f"ismcts:sims=4,{prior.format(**names)},"
                    "random", "--games", "2", "--no-progress"])
     out, err = capsys.readouterr()
-    assert status != 0 and out == ""
-    assert err.strip().count("\n") == 0 and "Traceback" not in err
-    assert "ismcts: prior=baseline:/no/net.npz: no file at '/no/net.npz'" in err
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("fatezoo arena: error: " + message.format(**names))
 
 
 # Plain ISMCTS (no network) chose these before the network prior existed: recorded with
