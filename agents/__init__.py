@@ -6,6 +6,8 @@ Specs (``fatezoo arena --agents``, ``fatezoo play --opponents``, :func:`make_age
     heuristic                           the game's hand-written policy
     ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40,prior=10,seed=0]
                                         information-set MCTS (any subset of the options)
+    ismcts:prior=baseline[:v1|:FILE.npz][,prior_weight=3,...]
+                                        ISMCTS guided by a baseline policy network
     ppo:path/to/model.zip               a MaskablePPO checkpoint (a pickle: trusted files only)
     baseline[:v1]                       the game's shipped baseline policy, played with numpy
     baseline:path/to/file.npz           a policy exported by ``fatezoo export-baseline``
@@ -27,8 +29,17 @@ AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "ismcts": ISMCTSAg
           "ppo": PolicyAgent, "rllib": RllibAgent, "human": HumanAgent,
           "baseline": BaselineAgent}
 
-_ISMCTS_OPTIONS = {"sims": int, "rollout": str, "c": float, "depth": int, "prior": float,
-                   "seed": int}
+
+def _prior(raw: str) -> float | str:
+    """An ismcts ``prior``: a number, or a ``baseline[:v1|:FILE.npz]`` network."""
+    if raw == "baseline" or raw.startswith("baseline:"):
+        return raw
+    return float(raw)
+
+
+_prior.expected = "a number or baseline[:v1|:FILE.npz]"
+_ISMCTS_OPTIONS = {"sims": int, "rollout": str, "c": float, "depth": int, "prior": _prior,
+                   "prior_weight": float, "seed": int}
 
 
 def parse_options(name: str, text: str, types: dict) -> dict:
@@ -43,8 +54,8 @@ def parse_options(name: str, text: str, types: dict) -> dict:
         try:
             opts[key] = types[key](raw)
         except ValueError:
-            raise ValueError(f"{name}: option {key} must be {types[key].__name__}, "
-                             f"got {raw!r}") from None
+            expected = getattr(types[key], "expected", types[key].__name__)
+            raise ValueError(f"{name}: option {key} must be {expected}, got {raw!r}") from None
     return opts
 
 

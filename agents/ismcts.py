@@ -13,8 +13,12 @@ and then walks one tree shared by all determinizations (Cowling, Powley and Whit
    With ``prior > 0`` the action the game's rollout policy would take there (a
    progressive bias: the policy reads the determinized observation with fixed generator
    words, so the search's own stream is not touched) adds ``prior / (1 + visits)``.
+   With a network prior (``prior=baseline``, a policy file of :mod:`.baseline`), each
+   child adds the PUCT term ``prior_weight * P(a) * sqrt(availability) / (1 + visits)``,
+   ``P`` the network's softmax over the actions legal in this determinization.
 2. Expansion: the first node with a legal action not yet in the tree gets one child, for
-   a uniformly drawn untried action (with ``prior > 0``: the policy's action first).
+   a uniformly drawn untried action (with ``prior > 0``: the policy's action first; with
+   a network: the untried action of highest ``P``).
 3. Rollout: the rollout policy (the game's registered ``policy`` kernel, e.g. its
    heuristic, or uniform random) plays on for ``depth`` decisions (0: to the end).
 4. Backpropagation: a game that ended scores its returns; a rollout cut short scores
@@ -24,6 +28,9 @@ and then walks one tree shared by all determinizations (Cowling, Powley and Whit
 The move played is the root child with the most visits (ties: higher mean). Rows of a
 batch are searched in parallel (``prange``); every simulation of a row runs inside one
 numba call, through the same kernels as the envs (``step_record`` and friends).
+The network reads a node's observation (its mover's, in the determinization that first
+reaches the node) once, as AlphaZero evaluates a leaf once; its logits are kept with the
+node and each visit takes their softmax over the actions legal in its own determinization.
 Because the true hidden cards are resampled before they are read (games sort the pool
 of unseen cards before shuffling it), the agent's choices depend only on the viewer's
 information set and its generator words.
@@ -35,6 +42,7 @@ import numpy as np
 from numba import prange
 
 from fatezoo.agents.base import Agent
+from fatezoo.agents.baseline import VERSIONS, load_network, shipped_path
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import (
     game_determinize,
@@ -50,6 +58,68 @@ from fatezoo.envs.core.registry import get_spec
 from fatezoo.envs.core.rng import randint
 from fatezoo.envs.core.state import MAX_PLAYERS
 
+DEFAULT_PRIOR_WEIGHT = 3.0  # untuned
+ACTIVATION_CODES = {None: 0, "relu": 1, "tanh": 2}  # net_forward's activation numbers
+NO_NETWORK = (np.zeros(0), np.zeros((0, 5), np.int64))  # what a search without one gets
+
+
+def flat_network(layers) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`.baseline.load_network`'s layers as ``(weights, shapes)`` for numba.
+
+    ``weights`` (float64) holds each layer's ``w`` transposed (row-major, (in, out): one
+    input's weights are contiguous) then its ``b``; ``shapes`` (L, 5) int64 holds each
+    layer's out, in, offset of ``w``, offset of ``b`` and activation
+    (:data:`ACTIVATION_CODES`).
+    """
+    parts, shapes, offset = [], [], 0
+    for w, b, act in layers:
+        out, size = w.shape
+        shapes.append((out, size, offset, offset + out * size, ACTIVATION_CODES[act]))
+        parts += [np.asarray(w, np.float64).T.ravel(), np.asarray(b, np.float64)]
+        offset += out * size + out
+    return np.concatenate(parts), np.array(shapes, np.int64).reshape(-1, 5)
+
+
+@njit(cache=True)
+def net_forward(weights, shapes, obs):
+    """The network's logits (float64) for one observation, as :func:`.baseline.forward`.
+
+    Each input adds its row of weights to the outputs and a zero input is skipped:
+    observations are mostly zeros, so the first (widest) layer costs what its non-zero
+    inputs do.
+    """
+    x = obs.astype(np.float64)
+    for layer in range(shapes.shape[0]):
+        out, size, wo, bo, act = shapes[layer]
+        y = weights[bo:bo + out].copy()
+        for k in range(size):
+            xk = x[k]
+            if xk != 0.0:
+                row = wo + k * out
+                for o in range(out):
+                    y[o] += xk * weights[row + o]
+        if act == 1:
+            y = np.maximum(y, 0.0)
+        elif act == 2:
+            y = np.tanh(y)
+        x = y
+    return x
+
+
+@njit(cache=True)
+def net_policy(logits, mask, out):
+    """Write the softmax of ``logits`` over the legal actions of ``mask`` (0 elsewhere)."""
+    top = -np.inf
+    for a in range(mask.shape[0]):
+        if mask[a] and logits[a] > top:
+            top = logits[a]
+    total = 0.0
+    for a in range(mask.shape[0]):
+        out[a] = np.exp(logits[a] - top) if mask[a] else 0.0
+        total += out[a]
+    for a in range(mask.shape[0]):
+        out[a] /= total
+
 
 @njit(cache=True)
 def _rollout_action(rec, mask, obs, words, use_policy):
@@ -61,13 +131,16 @@ def _rollout_action(rec, mask, obs, words, use_policy):
 
 @njit(cache=True)
 def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num_actions,
-               obs_size, visits_out, prior):
+               obs_size, visits_out, prior, net_w, net_shapes, prior_weight):
     """Run ``sims`` simulations from the decision in ``root_u8[i]``; return the action.
 
     ``work[i]`` (viewed as bytes by ``work_u8[i]``) is scratch for the determinized copy.
     ``visits_out`` receives the root children's visit counts. ``prior`` > 0: the rollout
-    policy's action at each tree node is expanded first and biased in selection.
+    policy's action at each tree node is expanded first and biased in selection. A network
+    (``net_shapes`` with rows, see :func:`flat_network`): its policy orders expansion and
+    adds the PUCT term weighted by ``prior_weight``.
     """
+    use_net = net_shapes.shape[0] > 0
     max_nodes = sims + 1
     children = np.full((max_nodes, num_actions), -1, np.int32)
     visits = np.zeros(max_nodes)
@@ -79,6 +152,9 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
     obs = np.zeros(obs_size, np.float32)
     values = np.zeros(MAX_PLAYERS)
     prior_words = np.zeros(4, np.int64)
+    logits = np.zeros((max_nodes if use_net else 0, num_actions))
+    netted = np.zeros(max_nodes if use_net else 0, np.bool_)
+    net_p = np.zeros(num_actions)
     nodes = 1
     work_u8[i, :] = root_u8[i, :]
     viewer = work[i]["current_player"]
@@ -98,6 +174,12 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
                     prior_words[w] = w + 1
                 game_encode(rec, rec["current_player"], 0, obs)
                 pa = game_policy(obs, mask, prior_words, rec)
+            if use_net:
+                if not netted[node]:
+                    game_encode(rec, rec["current_player"], 0, obs)
+                    logits[node, :] = net_forward(net_w, net_shapes, obs)
+                    netted[node] = True
+                net_policy(logits[node], mask, net_p)
             untried = 0
             for a in range(num_actions):
                 if mask[a]:
@@ -111,6 +193,11 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
                 pick = -1
                 if pa >= 0 and children[node, pa] < 0:
                     pick = pa
+                elif use_net:  # the untried action the network likes best
+                    for a in range(num_actions):
+                        if mask[a] and children[node, a] < 0 \
+                                and (pick < 0 or net_p[a] > net_p[pick]):
+                            pick = a
                 else:
                     k = randint(words, untried)
                     for a in range(num_actions):
@@ -136,6 +223,9 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
                     score = value[ch] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
                     if a == pa:
                         score += prior / (1.0 + visits[ch])
+                    if use_net:
+                        score += (prior_weight * net_p[a] * np.sqrt(avail[ch])
+                                  / (1.0 + visits[ch]))
                     if score > best_score:
                         best, best_score = a, score
             node = children[node, best]
@@ -170,20 +260,48 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
 
 @njit(cache=True, parallel=True)
 def search_batch(work, work_u8, root_u8, sims, c, depth, use_policy, words, num_actions,
-                 obs_size, actions, visits, prior):
+                 obs_size, actions, visits, prior, net_w, net_shapes, prior_weight):
     """:func:`search_row` for every row, in parallel."""
     for i in prange(work.shape[0]):  # a prange index is unsigned: one search_row for both
         actions[i] = search_row(work, work_u8, root_u8, np.int64(i), sims, c, depth, use_policy,
-                                words[i], num_actions, obs_size, visits[i], prior)
+                                words[i], num_actions, obs_size, visits[i], prior, net_w,
+                                net_shapes, prior_weight)
 
 
 @njit(cache=True)
 def search_serial(work, work_u8, root_u8, sims, c, depth, use_policy, words, num_actions,
-                  obs_size, actions, visits, prior):
+                  obs_size, actions, visits, prior, net_w, net_shapes, prior_weight):
     """:func:`search_batch` without threads (cheaper for a few rows)."""
     for i in range(work.shape[0]):
         actions[i] = search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy,
-                                words[i], num_actions, obs_size, visits[i], prior)
+                                words[i], num_actions, obs_size, visits[i], prior, net_w,
+                                net_shapes, prior_weight)
+
+
+def _network_prior(game: str, text: str) -> tuple[str, tuple[np.ndarray, np.ndarray]]:
+    """``(text, flat_network(...))`` of a ``baseline[:v1|:FILE.npz]`` prior; one-line errors."""
+    name, _, which = text.partition(":")
+    if name.strip() != "baseline":
+        raise ValueError("ismcts: prior must be a finite number >= 0 or "
+                         f"baseline[:v1|:FILE.npz], got {text!r}")
+    which = which.strip()
+    if not which or which in VERSIONS:
+        path = shipped_path(game, which or VERSIONS[-1])
+        if not path.is_file():
+            raise ValueError(f"ismcts: prior={text}: no {which or VERSIONS[-1]} baseline is "
+                             f"shipped for {game}; make one from a `fatezoo train` run with "
+                             "`fatezoo export-baseline RUN --out FILE.npz` and give "
+                             "prior=baseline:FILE.npz")
+    else:
+        path = which
+    try:
+        _, layers = load_network(path, game)
+    except FileNotFoundError:
+        raise ValueError(f"ismcts: prior={text}: no file at {str(path)!r} (expected a "
+                         "baseline .npz written by `fatezoo export-baseline`)") from None
+    except ValueError as err:
+        raise ValueError(f"ismcts: prior={text}: {err}") from None
+    return text, flat_network(layers)
 
 
 def _as_int(name, value, low):
@@ -205,6 +323,9 @@ class ISMCTSAgent(Agent):
             (0: play every rollout to the end); None takes the game's ``rollout_depth``.
         prior: weight of the rollout policy's action in the tree (see the module docs;
             0: none); None takes the game's ``ismcts_prior``. Needs a registered policy.
+            Or a network prior: ``"baseline"`` / ``"baseline:v1"`` (the file shipped for
+            the game) or ``"baseline:PATH.npz"`` (a ``fatezoo export-baseline`` file).
+        prior_weight: the PUCT weight of a network prior (a number > 0; None: 3.0).
         seed: the agent's generator seed (None: fresh entropy).
     """
 
@@ -212,7 +333,8 @@ class ISMCTSAgent(Agent):
     needs_records = True
 
     def __init__(self, game: str, sims: int = 200, rollout: str | None = None, c: float = 1.4,
-                 depth: int | None = None, prior: float | None = None, seed=None):
+                 depth: int | None = None, prior: float | str | None = None,
+                 prior_weight: float | None = None, seed=None):
         super().__init__(seed)
         self.spec = get_spec(game)
         self.game = game
@@ -232,6 +354,20 @@ class ISMCTSAgent(Agent):
         self.c = float(c)
         settings = self.spec.evaluation
         self.depth = _as_int("depth", settings.rollout_depth if depth is None else depth, 0)
+        self.network, self.prior_weight = None, None
+        self.net = NO_NETWORK
+        if isinstance(prior, str):
+            self.network, self.net = _network_prior(game, prior)
+            weight = DEFAULT_PRIOR_WEIGHT if prior_weight is None else prior_weight
+            if isinstance(weight, bool) or not isinstance(weight, (int, float, np.floating)) \
+                    or not 0 < weight < np.inf:
+                raise ValueError("ismcts: prior_weight must be a finite number > 0, got "
+                                 f"{weight!r}")
+            self.prior_weight = float(weight)
+            prior = 0.0  # the network replaces the rollout policy's bias
+        elif prior_weight is not None:
+            raise ValueError(f"ismcts: prior_weight={prior_weight!r} weighs a network prior; "
+                             "give prior=baseline[:v1|:FILE.npz] too")
         prior = settings.ismcts_prior if prior is None else prior
         if isinstance(prior, bool) or not isinstance(prior, (int, float, np.floating)) \
                 or not 0 <= prior < np.inf:
@@ -271,7 +407,8 @@ class ISMCTSAgent(Agent):
         search = search_serial if b < 2 else search_batch
         search(work, work_u8, root_u8, self.sims, self.c, self.depth,
                self.rollout == "heuristic", self._words(b, rng), self.spec.num_actions,
-               self.spec.obs_size, actions, visits, self.prior)
+               self.spec.obs_size, actions, visits, self.prior, *self.net,
+               self.prior_weight or 0.0)
         bad = np.flatnonzero(masks[np.arange(b), actions] == 0)
         if bad.size:
             raise RuntimeError(f"ismcts: searched action {actions[bad[0]]} is not legal in row "
@@ -281,4 +418,5 @@ class ISMCTSAgent(Agent):
 
     def __repr__(self):
         return (f"ISMCTSAgent({self.game!r}, sims={self.sims}, rollout={self.rollout!r}, "
-                f"c={self.c}, depth={self.depth}, prior={self.prior})")
+                f"c={self.c}, depth={self.depth}, prior={self.network or self.prior!r}"
+                + (f", prior_weight={self.prior_weight}" if self.network else "") + ")")
