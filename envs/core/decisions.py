@@ -14,9 +14,10 @@ its actions get names (``ACTION_NAMES`` for the spec)::
     NUM_ACTIONS, ACTION_NAMES = SPACE.size, SPACE.names
     SPACE.split(5)  # -> ("option", 0)
 
-In ``legal``, ``set_block(mask, TARGET, 3, 1)`` opens a block and ``mask[TARGET + k] = 1``
-single actions; in ``apply``, ``in_block(a, TARGET, 3)`` tells which block an action
-belongs to, so actions decode by block name, never by the blocks' order.
+In ``legal``, ``set_block(mask, TARGET, 3, 1)`` opens a block, ``open_where(mask, PICK,
+counts)`` the block's actions whose count is positive (a pick per kind held) and
+``mask[TARGET + k] = 1`` single actions; in ``apply``, ``in_block(a, TARGET, 3)`` tells
+which block an action belongs to, so actions decode by block name, never by the blocks' order.
 
 **A choice in several steps** (play a card, then choose its target, then an option) is
 what every game here does the same way: a ``phase`` field names the decision being
@@ -103,6 +104,14 @@ def set_block(mask, offset, size, value):
     """Set ``mask[offset : offset + size]`` to ``value``."""
     for a in range(offset, offset + size):
         mask[a] = value
+
+
+@njit(cache=True)
+def open_where(mask, offset, counts):
+    """Open ``mask[offset + i]`` for each ``i`` whose ``counts[i]`` is positive."""
+    for i in range(counts.shape[0]):
+        if counts[i] > 0:
+            mask[offset + i] = 1
 
 
 @njit(cache=True)

@@ -17,74 +17,11 @@ import numpy as np
 from fatezoo.envs.core.checks import SEATS, Range, RecordError, check_ranges, need
 from fatezoo.envs.core.stack import ASK, KIND, OWNER, asked_seat
 
+from . import cards as C
 from . import rules
-from .cards import (
-    C_BASE,
-    C_COPIES,
-    C_FATE,
-    DEVOTEE,
-    ENTRANCE,
-    F_BASE,
-    F_COPIES,
-    F_DICE,
-    F_WHEN,
-    HEART,
-    NC,
-    NF,
-    NR,
-    NT,
-    R_BASE,
-    R_COPIES,
-    R_EFFECT,
-    R_FATE,
-    R_IS_FATE,
-    R_SACRIFICE,
-    R_USE_DEVOTEE,
-    R_WHEN,
-    T_ALTARS,
-    T_COPIES,
-    T_DOORS,
-    T_FLIP,
-    T_KIND,
-    T_STATIONS,
-)
-from .state import (
-    CELLS,
-    DISCOUNT_CAP,
-    F_COUNTERED,
-    F_DECK_CAP,
-    F_SACRIFICED,
-    FATE_DECK_CAP,
-    GOLD_CAP,
-    K_ABILITY,
-    K_FATE,
-    K_FLIP,
-    K_GOLD,
-    K_ONSMITE,
-    K_RELIC,
-    K_ROLL,
-    K_SMITE,
-    K_TRAP,
-    MAX_DICE,
-    MAX_LIFE,
-    MAX_MOVES,
-    MAX_P,
-    PILE_CAP,
-    R_DECK_CAP,
-    R_FROM_DECK,
-    RAID_KINDS,
-    REARRANGE_CAP,
-    S_CARD,
-    S_FLAGS,
-    S_TARGET,
-    SHIELD_CAP,
-    SPOTS,
-    STACK_CAP,
-    START_CELL,
-    STATE_DTYPE,
-    T_DECK_CAP,
-    Phase,
-)
+from . import state as S
+from .rules import tables as T
+from .state import Phase
 
 ROUND_PHASES = (Phase.FINALIZE, Phase.RESPOND, Phase.FATE_TARGET, Phase.DRAW, Phase.CYCLE,
                 Phase.PICK_DIE, Phase.CHOOSE, Phase.ASSIGN, Phase.SEARCH)
@@ -103,16 +40,16 @@ def temple_is_legal(grid, side, rot) -> bool:
     """
     grid = np.asarray(grid, np.int64)
     here = grid >= 0
-    occ = np.where(grid == ENTRANCE, 2, here.astype(np.int64)).astype(np.int8)
-    bits = np.where(here, T_DOORS[np.maximum(grid, 0), np.asarray(side, np.int64)], 0)
+    occ = np.where(grid == C.ENTRANCE, 2, here.astype(np.int64)).astype(np.int8)
+    bits = np.where(here, C.T_DOORS[np.maximum(grid, 0), np.asarray(side, np.int64)], 0)
     r = np.asarray(rot, np.int64) % 4
     doors = ((bits << r) | (bits >> (4 - r))) & 15
     return bool(rules.legal_doors(occ, doors))
 
 
-SYM_TYPES = tuple(int(k) for k in np.flatnonzero(np.asarray(rules.C_SYM) >= 0))
-CHOICE_EFFECTS = (rules.E_SMASH, rules.E_FREE_BUY, rules.E_BUY_ANY, rules.E_REMOVE,
-                  rules.E_SACRIFICE, rules.E_CONVERT, rules.E_PAY_REMOVE)
+SYM_TYPES = tuple(int(k) for k in np.flatnonzero(np.asarray(T.C_SYM) >= 0))
+CHOICE_EFFECTS = (T.E_SMASH, T.E_FREE_BUY, T.E_BUY_ANY, T.E_REMOVE,
+                  T.E_SACRIFICE, T.E_CONVERT, T.E_PAY_REMOVE)
 
 
 def _most(copies) -> int:
@@ -123,7 +60,7 @@ def _most(copies) -> int:
 SEAT_COUNTS = ("f_temple", "f_party", "f_discard", "f_pool", "r_owned", "c_hand")
 # what each field may hold; absent seats' rows (per_seat) hold nothing
 RANGES = {
-    "num_players": Range(2, MAX_P + 1),
+    "num_players": Range(2, S.MAX_P + 1),
     "two_player_variant": Range(0, 2),
     "fatesworn": Range(0, 2),
     "phase": Range.of(Phase),
@@ -131,74 +68,74 @@ RANGES = {
     "devotees": Range(0, 61),
     "draws": Range(0, 11),
     "draw_in_raid": Range(0, 2),
-    "search": Range(-3, NR),  # a Relic type, or a flip search's kind (negative)
-    "moves": Range(0, MAX_MOVES + 1),
+    "search": Range(-3, C.NR),  # a Relic type, or a flip search's kind (negative)
+    "moves": Range(0, S.MAX_MOVES + 1),
     "picked": Range(0, 41),
     "trap_left": Range(0, 4),
     "vandals": Range(0, 2),
-    "sel_cell": Range(-1, CELLS),
-    "move_to": Range(-1, CELLS),
-    "rearranged": Range(0, REARRANGE_CAP + 1),
-    "f_held": Range(-1, NF),
-    "r_held": Range(-1, NR),
-    "r_take": Range(-1, NR),
-    "r_from": Range(-1, R_FROM_DECK + 1),
+    "sel_cell": Range(-1, S.CELLS),
+    "move_to": Range(-1, S.CELLS),
+    "rearranged": Range(0, S.REARRANGE_CAP + 1),
+    "f_held": Range(-1, C.NF),
+    "r_held": Range(-1, C.NR),
+    "r_take": Range(-1, C.NR),
+    "r_from": Range(-1, S.R_FROM_DECK + 1),
     "defender": Range(-1, SEATS),
-    "marker": Range(-1, CELLS),
+    "marker": Range(-1, S.CELLS),
     "winner": Range(-1, SEATS),
     "waive": Range(0, 2),
-    "discount": Range(0, DISCOUNT_CAP + 1),
+    "discount": Range(0, S.DISCOUNT_CAP + 1),
     "actor": Range(-1, SEATS),
-    "sel_play": Range(-1, NC + NR),  # a Fate card type, or NC + a Relic type
+    "sel_play": Range(-1, C.NC + C.NR),  # a Fate card type, or NC + a Relic type
     "fin": Range(0, 3),  # FIN_NONE, FIN_DEFENSE, FIN_RAID
     "priority": Range(-1, SEATS),
     "passes": Range(0, SEATS),
-    "recall_more": Range(0, rules.RECALL_CAP + 1),
+    "recall_more": Range(0, T.RECALL_CAP + 1),
     "die_left": Range(0, 3),
     "die_set": Range(0, 7),
-    "ch_card": Range(-1, NC + NR),
+    "ch_card": Range(-1, C.NC + C.NR),
     "ch_seat": Range(-1, SEATS),
     "ch_left": Range(0, 4),
-    "assign_left": Range(0, MAX_DICE + 1),
-    "onsm": Range(-1, NF + NR),  # an on-Smite Faithful type, or NF + a Relic type
+    "assign_left": Range(0, S.MAX_DICE + 1),
+    "onsm": Range(-1, C.NF + C.NR),  # an on-Smite Faithful type, or NF + a Relic type
     "onsm_k": Range(0, 21),
-    "f_deck_n": Range(0, F_DECK_CAP + 1),
-    "r_deck_n": Range(0, R_DECK_CAP + 1),
-    "t_deck_n": Range(0, T_DECK_CAP + 1),
-    "stack_n": Range(0, STACK_CAP + 1),
-    "shield": Range(0, SHIELD_CAP + 1, per_seat=True),
+    "f_deck_n": Range(0, S.F_DECK_CAP + 1),
+    "r_deck_n": Range(0, S.R_DECK_CAP + 1),
+    "t_deck_n": Range(0, S.T_DECK_CAP + 1),
+    "stack_n": Range(0, S.STACK_CAP + 1),
+    "shield": Range(0, S.SHIELD_CAP + 1, per_seat=True),
     "bonus": Range(-60, 61),
     "win_ties": Range(0, 2),
-    "extra": Range(0, MAX_DICE + 1),
+    "extra": Range(0, S.MAX_DICE + 1),
     "protect": Range(0, 2),
-    "life": Range(0, MAX_LIFE + 1, per_seat=True),
-    "gold": Range(0, GOLD_CAP + 1, per_seat=True),
+    "life": Range(0, S.MAX_LIFE + 1, per_seat=True),
+    "gold": Range(0, S.GOLD_CAP + 1, per_seat=True),
     "alive": Range(0, 2, per_seat=True),
-    "f_temple": Range(0, _most(F_COPIES) + 1, per_seat=True),
-    "f_party": Range(0, _most(F_COPIES) + 1, per_seat=True),
-    "f_discard": Range(0, _most(F_COPIES) + 1, per_seat=True),
-    "f_pool": Range(0, _most(F_COPIES) + 1, per_seat=True),
-    "r_owned": Range(0, _most(R_COPIES) + 1, per_seat=True),
-    "c_hand": Range(0, _most(C_COPIES) + 1, per_seat=True),
-    "f_fight": Range(0, _most(F_COPIES) + 1),
-    "f_defeated": Range(0, _most(F_COPIES) + 1),
-    "f_out": Range(0, _most(F_COPIES) + 1),
-    "r_out": Range(0, _most(R_COPIES) + 1),
-    "c_discard": Range(0, _most(C_COPIES) + 1),
-    "c_out": Range(0, _most(C_COPIES) + 1),
-    "t_out": Range(0, _most(T_COPIES) + 1),
-    "f_row_n": Range(0, PILE_CAP + 1),
-    "r_row_n": Range(0, PILE_CAP + 1),
-    "c_deck_n": Range(0, FATE_DECK_CAP + 1),
+    "f_temple": Range(0, _most(C.F_COPIES) + 1, per_seat=True),
+    "f_party": Range(0, _most(C.F_COPIES) + 1, per_seat=True),
+    "f_discard": Range(0, _most(C.F_COPIES) + 1, per_seat=True),
+    "f_pool": Range(0, _most(C.F_COPIES) + 1, per_seat=True),
+    "r_owned": Range(0, _most(C.R_COPIES) + 1, per_seat=True),
+    "c_hand": Range(0, _most(C.C_COPIES) + 1, per_seat=True),
+    "f_fight": Range(0, _most(C.F_COPIES) + 1),
+    "f_defeated": Range(0, _most(C.F_COPIES) + 1),
+    "f_out": Range(0, _most(C.F_COPIES) + 1),
+    "r_out": Range(0, _most(C.R_COPIES) + 1),
+    "c_discard": Range(0, _most(C.C_COPIES) + 1),
+    "c_out": Range(0, _most(C.C_COPIES) + 1),
+    "t_out": Range(0, _most(C.T_COPIES) + 1),
+    "f_row_n": Range(0, S.PILE_CAP + 1),
+    "r_row_n": Range(0, S.PILE_CAP + 1),
+    "c_deck_n": Range(0, S.FATE_DECK_CAP + 1),
     "c_sym": Range(0, 1 << len(SYM_TYPES), per_seat=True),  # which decks' copies are held
-    "grid": Range(-1, NT, per_seat=True, absent=-1),  # Tile types, -1 empty
+    "grid": Range(-1, C.NT, per_seat=True, absent=-1),  # Tile types, -1 empty
     "side": Range(0, 2),  # 0 A, 1 B
     "rot": Range(0, 4),
     "visited": Range(0, 2),
     "conquered": Range(0, 2),
-    "dice_n": Range(0, MAX_DICE + 1),
+    "dice_n": Range(0, S.MAX_DICE + 1),
     "dice": Range(0, 7),  # faces, 0 for no die
-    "die_to": Range(-1, NF),  # the Faithful type a die is assigned to (R50)
+    "die_to": Range(-1, C.NF),  # the Faithful type a die is assigned to (R50)
 }
 
 
@@ -207,7 +144,8 @@ def _check_values(r: dict) -> None:
     need(r["smite_roll"] in (0, 3, 4, 5, 6), "smite_roll", "0 or a Smiting Die face")
     need(r["r_then"] in (-1, *RETURN_THEN), "r_then", "-1 or the decision acquiring a Relic "
          f"({', '.join(f'{int(x)} {x.name}' for x in RETURN_THEN)})", r["r_then"])
-    need(r["t_held"] == -1 or 5 <= r["t_held"] < NT, "t_held", f"-1 or a deck Tile in [5, {NT})",
+    need(r["t_held"] == -1 or 5 <= r["t_held"] < C.NT, "t_held",
+         f"-1 or a deck Tile in [5, {C.NT})",
          r["t_held"])
 
 
@@ -216,50 +154,50 @@ def _check_stack(rec, n: int) -> None:
     top = int(rec["stack_n"][0])
     for i in range(top):
         kind, owner, ask, card, target, flags = (
-            int(rec["stack"][i, j]) for j in (KIND, OWNER, ASK, S_CARD, S_TARGET, S_FLAGS))
+            int(rec["stack"][i, j]) for j in (KIND, OWNER, ASK, S.S_CARD, S.S_TARGET, S.S_FLAGS))
         what = f"stack entry {i}"
-        need(kind in (K_FATE, K_RELIC, K_GOLD, K_FLIP, K_ROLL, K_TRAP, K_SMITE, K_ABILITY,
-                      K_ONSMITE), what,
+        need(kind in (S.K_FATE, S.K_RELIC, S.K_GOLD, S.K_FLIP, S.K_ROLL, S.K_TRAP, S.K_SMITE,
+                      S.K_ABILITY, S.K_ONSMITE), what,
              "a Fate card (0), a Relic use (1), a Faithful played for gold (2), a flip (3), "
              "a roll (4), a Trap (5), a Smite (6), an ability discard (7) or an on-Smite "
              "trigger (8)", kind)
         need(0 <= owner < n, f"{what} owner", f"in [0, {n})", owner)
         need(0 <= ask <= n, f"{what} window", f"in [0, {n}]", ask)
         need(-1 <= target < n, f"{what} target", f"in [-1, {n})", target)
-        if kind in RAID_KINDS:  # owners, cells and the Raid are checked in _check_phase
+        if kind in S.RAID_KINDS:  # owners, cells and the Raid are checked in _check_phase
             need(i == 0 and flags == 0, what, "a raid Action only at the bottom, no flags",
                  kind)
-            want = {K_ROLL: (0, 1), K_TRAP: tuple(range(CELLS)), K_SMITE: (0, 3, 4, 5, 6),
-                    K_ONSMITE: tuple(range(NF + NR))}
+            want = {S.K_ROLL: (0, 1), S.K_TRAP: tuple(range(S.CELLS)), S.K_SMITE: (0, 3, 4, 5, 6),
+                    S.K_ONSMITE: tuple(range(C.NF + C.NR))}
             need(card in want[kind], f"{what} card", "a side (roll), a cell (Trap), a "
                  "Smiting Die face or 0 (Smite) or a trigger (on Smite)", card)
-            need((target >= 0) == (kind in (K_SMITE, K_ONSMITE)), f"{what} target",
+            need((target >= 0) == (kind in (S.K_SMITE, S.K_ONSMITE)), f"{what} target",
                  "the Defender for a Smite and its triggers, else -1", target)
             continue
-        if kind == K_ABILITY:  # the fight is checked in _check_phase
-            need(0 <= card < NF and (rules.F_DISCARD_RAID[card] > 0
-                                     or rules.F_DISCARD_DEFEND[card] > 0)
+        if kind == S.K_ABILITY:  # the fight is checked in _check_phase
+            need(0 <= card < C.NF and (T.F_DISCARD_RAID[card] > 0
+                                     or T.F_DISCARD_DEFEND[card] > 0)
                  and flags == 0 and target == -1, f"{what} card",
                  "a Faithful type with a discard ability, no flags, no target", card)
             continue
-        if kind == K_GOLD:
-            need(0 <= card < NF and flags == 0 and target == -1, f"{what} card",
+        if kind == S.K_GOLD:
+            need(0 <= card < C.NF and flags == 0 and target == -1, f"{what} card",
                  "a Faithful type, no flags, no target", card)
             continue
-        if kind == K_FLIP:  # the Tile itself is checked with the Temples (_check_phase)
-            need(0 <= card < 4 * CELLS and flags == 0 and target == -1, f"{what} card",
+        if kind == S.K_FLIP:  # the Tile itself is checked with the Temples (_check_phase)
+            need(0 <= card < 4 * S.CELLS and flags == 0 and target == -1, f"{what} card",
                  "4 * cell + rotation, no flags, no target", card)
             continue
-        if kind == K_FATE:
-            need(0 <= card < NC and rules.C_PLAYABLE[card], f"{what} card",
+        if kind == S.K_FATE:
+            need(0 <= card < C.NC and T.C_PLAYABLE[card], f"{what} card",
                  "a playable Fate card type", card)
-            need(flags in (0, F_COUNTERED), f"{what} flags", "0 or countered", flags)
+            need(flags in (0, S.F_COUNTERED), f"{what} flags", "0 or countered", flags)
         else:
-            need(0 <= card < NR and rules.R_USABLE[card], f"{what} card",
+            need(0 <= card < C.NR and T.R_USABLE[card], f"{what} card",
                  "a usable Relic type", card)
-            want = F_SACRIFICED if R_SACRIFICE[card] else 0
+            want = S.F_SACRIFICED if C.R_SACRIFICE[card] else 0
             need(flags == want, f"{what} flags", f"{want} for this Relic", flags)
-        need((target >= 0) == bool(rules.needs_target(card if kind == K_FATE else NC + card)),
+        need((target >= 0) == bool(rules.needs_target(card if kind == S.K_FATE else C.NC + card)),
              f"{what} target", "set exactly for an effect with a target", target)
 
 
@@ -296,20 +234,20 @@ def _check_seats(rec, r: dict, n: int) -> None:
 
 def _check_piles(rec, r: dict) -> None:
     """The cards in the Rows' piles and in the decks: types each may hold."""
-    for prefix, ntypes in (("f", NF), ("r", NR)):
+    for prefix, ntypes in (("f", C.NF), ("r", C.NR)):
         rows, sizes = rec[f"{prefix}_row"], rec[f"{prefix}_row_n"]
-        for k in range(SPOTS):
+        for k in range(S.SPOTS):
             pile = rows[k, : sizes[k]]
             need(((pile >= 0) & (pile < ntypes)).all(), f"{prefix}_row pile {k}", "card types")
         deck = rec[f"{prefix}_deck"][: r[f"{prefix}_deck_n"]]
         need(((deck >= 0) & (deck < ntypes)).all(), f"{prefix}_deck", "card types")
     for f in range(4):
         deck = rec["c_deck"][f, : rec["c_deck_n"][f]].astype(np.int64)
-        need(((deck >= 0) & (deck < NC)).all()
-             and ((C_FATE[deck] == f) | (C_FATE[deck] == 4)).all(),
+        need(((deck >= 0) & (deck < C.NC)).all()
+             and ((C.C_FATE[deck] == f) | (C.C_FATE[deck] == 4)).all(),
              f"Fate Deck {f}", "cards of its own Fate or with the Fatesworn symbol")
     tdeck = rec["t_deck"][: r["t_deck_n"]]
-    need(((tdeck >= 5) & (tdeck < NT)).all(), "t_deck", "deck Tile types")
+    need(((tdeck >= 5) & (tdeck < C.NT)).all(), "t_deck", "deck Tile types")
 
 
 def _conserve(name: str, found: np.ndarray, copies: np.ndarray) -> None:
@@ -336,58 +274,58 @@ def _check_symbol_copies(rec, n: int) -> None:
 
 def _check_cards(rec, r: dict, n: int) -> None:
     if not r["fatesworn"]:  # R6: without the option its cards are out of the game
-        for name, base, copies in (("f_out", F_BASE, F_COPIES),
-                                   ("r_out", R_BASE, R_COPIES),
-                                   ("c_out", C_BASE, C_COPIES)):
+        for name, base, copies in (("f_out", C.F_BASE, C.F_COPIES),
+                                   ("r_out", C.R_BASE, C.R_COPIES),
+                                   ("c_out", C.C_BASE, C.C_COPIES)):
             extra = ~np.asarray(base, bool)
             need((rec[name][extra] == copies[extra]).all(), name,
                  "every Fatesworn card out of the game without the fatesworn option")
     f = (rec["f_temple"].sum(0) + rec["f_party"].sum(0) + rec["f_discard"].sum(0)
          + rec["f_pool"].sum(0) + rec["f_fight"].sum(0) + rec["f_defeated"] + rec["f_out"]
          ).astype(np.int64)
-    f += np.bincount(rec["f_deck"][: r["f_deck_n"]].astype(np.int64), minlength=NF)
-    for k in range(SPOTS):
-        f += np.bincount(rec["f_row"][k, : rec["f_row_n"][k]].astype(np.int64), minlength=NF)
+    f += np.bincount(rec["f_deck"][: r["f_deck_n"]].astype(np.int64), minlength=C.NF)
+    for k in range(S.SPOTS):
+        f += np.bincount(rec["f_row"][k, : rec["f_row_n"][k]].astype(np.int64), minlength=C.NF)
     if r["f_held"] >= 0:
         f[r["f_held"]] += 1
-    _conserve("Faithful", f, F_COPIES)
+    _conserve("Faithful", f, C.F_COPIES)
     rl = (rec["r_owned"].sum(0) + rec["r_out"]).astype(np.int64)
-    rl += np.bincount(rec["r_deck"][: r["r_deck_n"]].astype(np.int64), minlength=NR)
-    for k in range(SPOTS):
-        rl += np.bincount(rec["r_row"][k, : rec["r_row_n"][k]].astype(np.int64), minlength=NR)
+    rl += np.bincount(rec["r_deck"][: r["r_deck_n"]].astype(np.int64), minlength=C.NR)
+    for k in range(S.SPOTS):
+        rl += np.bincount(rec["r_row"][k, : rec["r_row_n"][k]].astype(np.int64), minlength=C.NR)
     if r["r_held"] >= 0:
         rl[r["r_held"]] += 1
     c = (rec["c_hand"].sum(0) + rec["c_discard"] + rec["c_out"]).astype(np.int64)
     for i in range(int(rec["stack_n"][0])):
         e = rec["stack"][i]
-        if e[KIND] == K_FATE:
-            c[e[S_CARD]] += 1
-        elif e[KIND] == K_RELIC and e[S_FLAGS] & F_SACRIFICED:
-            rl[e[S_CARD]] += 1
-    _conserve("Relic", rl, R_COPIES)
+        if e[KIND] == S.K_FATE:
+            c[e[S.S_CARD]] += 1
+        elif e[KIND] == S.K_RELIC and e[S.S_FLAGS] & S.F_SACRIFICED:
+            rl[e[S.S_CARD]] += 1
+    _conserve("Relic", rl, C.R_COPIES)
     for k in range(4):
-        c += np.bincount(rec["c_deck"][k, : rec["c_deck_n"][k]].astype(np.int64), minlength=NC)
-    _conserve("Fate card", c, C_COPIES)
+        c += np.bincount(rec["c_deck"][k, : rec["c_deck_n"][k]].astype(np.int64), minlength=C.NC)
+    _conserve("Fate card", c, C.C_COPIES)
     _check_symbol_copies(rec, n)
     grid, side, rot = rec["grid"], rec["side"], rec["rot"]
-    t = rec["t_out"].astype(np.int64) + np.bincount(tdeck_types(rec, r), minlength=NT)
-    t += np.bincount(grid[grid >= 0].astype(np.int64), minlength=NT)
+    t = rec["t_out"].astype(np.int64) + np.bincount(tdeck_types(rec, r), minlength=C.NT)
+    t += np.bincount(grid[grid >= 0].astype(np.int64), minlength=C.NT)
     if r["t_held"] >= 0:
         t[r["t_held"]] += 1
-    _conserve("Tile", t, T_COPIES)
+    _conserve("Tile", t, C.T_COPIES)
     for p in range(n):
-        starts = np.bincount(grid[p][grid[p] >= 0].astype(np.int64), minlength=NT)[:5]
+        starts = np.bincount(grid[p][grid[p] >= 0].astype(np.int64), minlength=C.NT)[:5]
         if (starts != 1).any():
             k = int(np.flatnonzero(starts != 1)[0])
             need(False, f"seat {p}'s Temple", f"one Starting Tile of type {k}")
-        need(int(np.flatnonzero(grid[p] == ENTRANCE)[0]) == START_CELL[ENTRANCE],
-             f"seat {p}'s Entrance", f"in cell {START_CELL[ENTRANCE]}")
+        need(int(np.flatnonzero(grid[p] == C.ENTRANCE)[0]) == S.START_CELL[C.ENTRANCE],
+             f"seat {p}'s Entrance", f"in cell {S.START_CELL[C.ENTRANCE]}")
         need(temple_is_legal(grid[p], side[p], rot[p]), f"seat {p}'s Temple",
              "legal (R27: doorways lined up, all connected to the Entrance)")
-        owned = rec["r_owned"][p].astype(np.int64) * R_IS_FATE
-        need(np.unique(R_FATE[owned > 0]).size <= 1, f"seat {p}'s Fate Relics", "of one Fate")
+        owned = rec["r_owned"][p].astype(np.int64) * C.R_IS_FATE
+        need(np.unique(C.R_FATE[owned > 0]).size <= 1, f"seat {p}'s Fate Relics", "of one Fate")
         g = grid[p].astype(np.int64)
-        altars = int(np.where(g >= 0, T_ALTARS[np.maximum(g, 0), side[p]], 0).sum())
+        altars = int(np.where(g >= 0, C.T_ALTARS[np.maximum(g, 0), side[p]], 0).sum())
         held = int(owned.sum())
         need(held <= altars, f"seat {p}'s Fate Relics", f"at most its {altars} Altars")
 
@@ -399,7 +337,7 @@ def tdeck_types(rec, r) -> np.ndarray:
 
 def _stations(rec, p: int) -> int:
     g = rec["grid"][p].astype(np.int64)
-    return int(np.where(g >= 0, T_STATIONS[np.maximum(g, 0), rec["side"][p]], 0).sum())
+    return int(np.where(g >= 0, C.T_STATIONS[np.maximum(g, 0), rec["side"][p]], 0).sum())
 
 
 def _returning(r: dict) -> bool:
@@ -424,26 +362,26 @@ def _check_return(rec, r: dict) -> None:
     need(held >= 0, "r_held", "a returned Fate Relic while an acquisition waits on the "
          "returns (R20)", held)
     need(0 <= a < r["num_players"], "actor", "the seat returning its Relics (R20)", a)
-    need(R_IS_FATE[take], "r_take", "a Fate Relic while the old Fate's Relics go back", take)
-    need(R_IS_FATE[held] and R_FATE[held] != R_FATE[take], "r_held",
+    need(C.R_IS_FATE[take], "r_take", "a Fate Relic while the old Fate's Relics go back", take)
+    need(C.R_IS_FATE[held] and C.R_FATE[held] != C.R_FATE[take], "r_held",
          "a Fate Relic of another Fate than the one acquired (r_take) while it goes back", held)
-    owned = rec["r_owned"][a].astype(np.int64) * R_IS_FATE
-    need(not owned[R_FATE != R_FATE[held]].any(), "r_owned", "the returning seat's Fate "
+    owned = rec["r_owned"][a].astype(np.int64) * C.R_IS_FATE
+    need(not owned[C.R_FATE != C.R_FATE[held]].any(), "r_owned", "the returning seat's Fate "
          "Relics all of the returned Relic's Fate (the old Fate) until the new one is taken "
          "(R20)")
     need(bool(rules.can_take_relic(rec, a, take)), "r_take",
          "a Relic the returning seat has an open Altar for (R19)", take)
-    if src < R_FROM_DECK:
+    if src < S.R_FROM_DECK:
         m = int(rec["r_row_n"][src])
         need(int(rec["r_row"][src, m - 1]) == take, "r_from", "the Relic Row spot topped by "
              "the Relic acquired (r_take)", src)
     else:
         need(take in rec["r_deck"][: r["r_deck_n"]], "r_from", "the Relic Deck, holding the "
              "Relic acquired (r_take)", src)
-    need(then != Phase.SEARCH or src == R_FROM_DECK, "r_from", "the Relic Deck for a flip "
+    need(then != Phase.SEARCH or src == S.R_FROM_DECK, "r_from", "the Relic Deck for a flip "
          "search", src)
     if then == Phase.MARKET:
-        need(src < R_FROM_DECK and a == r["turn_player"], "r_then", "a purchase (Marketplace) "
+        need(src < S.R_FROM_DECK and a == r["turn_player"], "r_then", "a purchase (Marketplace) "
              "by the turn player from a Relic Row spot", then)
         need(not rec["stack_n"][0] and not r["fin"] and r["defender"] < 0, "r_then",
              "a purchase only in the Marketplace Step (no stack, no Raid)", then)
@@ -470,12 +408,12 @@ def _at(rec, r: dict) -> _At:
     in_round = r["fin"] > 0
     top = int(rec["stack_n"][0])
     bottom = int(rec["stack"][0, KIND]) if top > 0 else -1
-    raid_entry = bottom in RAID_KINDS
+    raid_entry = bottom in S.RAID_KINDS
     in_raid = ph in RAID_PHASES or (ph == Phase.DRAW and r["draw_in_raid"]) or in_round \
         or raid_entry
     return _At(ph, r["turn_player"], r["defender"], not (rec["terminated"] or rec["truncated"]),
                _returning(r), in_round, in_raid, top, bottom, raid_entry,
-               int(rec["stack"][0, S_CARD]) if bottom == K_ROLL else -1)
+               int(rec["stack"][0, S.S_CARD]) if bottom == S.K_ROLL else -1)
 
 
 def _check_phase(rec, r: dict, n: int) -> None:
@@ -586,30 +524,30 @@ def _check_pending(rec, r: dict, at: _At) -> None:
         e, a = (int(x) for x in rules.play_effect(int(r["ch_card"])))
         need(e in CHOICE_EFFECTS, "ch_card", "a card whose effect is chosen at resolution",
              r["ch_card"])
-        need((e == rules.E_SMASH) == (r["ch_seat"] >= 0), "ch_seat",
+        need((e == T.E_SMASH) == (r["ch_seat"] >= 0), "ch_seat",
              "set exactly for a Relic smash")
         need(1 <= r["ch_left"] <= max(1, a), "ch_left", f"in [1, {max(1, a)}]", r["ch_left"])
-        if e in (rules.E_REMOVE, rules.E_SACRIFICE, rules.E_CONVERT, rules.E_PAY_REMOVE):
+        if e in (T.E_REMOVE, T.E_SACRIFICE, T.E_CONVERT, T.E_PAY_REMOVE):
             need(at.in_round and rules.fight_side(rec, r["actor"]) >= 0, "actor",
                  "a side of the fight while a Faithful is taken out of it")
     flips = set()
     for i in range(top):
-        kind, owner, card = (int(x) for x in rec["stack"][i, [KIND, OWNER, S_CARD]])
-        if kind == K_FLIP:
+        kind, owner, card = (int(x) for x in rec["stack"][i, [KIND, OWNER, S.S_CARD]])
+        if kind == S.K_FLIP:
             c, t = card // 4, int(rec["grid"][owner, card // 4])
             # the turn player's (Marketplace) or the Defender's during a Raid (R34: the
             # rotation stays); one pending flip per Tile
             ok = owner == tp or (owner == q and q >= 0 and card % 4 == rec["rot"][owner, c])
-            ok = ok and t >= 0 and rec["side"][owner, c] == 0 and T_FLIP[t] > 0
+            ok = ok and t >= 0 and rec["side"][owner, c] == 0 and C.T_FLIP[t] > 0
             need(ok and bool(rules.flip_rotation_ok(rec, owner, c, card % 4))
                  and (owner, c) not in flips, f"stack entry {i} card", "an unflipped Tile of "
                  "the turn player (or, in a Raid, the Defender) that may turn that way, "
                  "flipped once", card)
             flips.add((owner, c))
-        if kind == K_ABILITY:
+        if kind == S.K_ABILITY:
             side = 0 if owner == tp else 1
             ok = at.in_round and owner in (tp, q) and (
-                rules.F_DISCARD_RAID[card] if side == 0 else rules.F_DISCARD_DEFEND[card]) > 0
+                T.F_DISCARD_RAID[card] if side == 0 else T.F_DISCARD_DEFEND[card]) > 0
             need(ok, f"stack entry {i}", "an ability discard of a side of the fight in its "
                  "rounds (R43)", card)
 
@@ -643,13 +581,13 @@ def _respond(rec, r: dict, n: int, at: _At) -> None:
 
 def _fate_target(rec, r: dict, n: int, at: _At) -> None:
     a, sp = int(r["actor"]), int(r["sel_play"])
-    need(at.top < STACK_CAP, "stack_n", f"below {STACK_CAP} while a target is chosen")
+    need(at.top < S.STACK_CAP, "stack_n", f"below {S.STACK_CAP} while a target is chosen")
     need(bool(rules.needs_target(sp)), "sel_play", "a card with a target", sp)
-    if sp < NC:
+    if sp < C.NC:
         need(rec["c_hand"][a, sp] > 0, "sel_play", "a Fate card in the actor's hand", sp)
     else:
-        ok = rec["r_owned"][a, sp - NC] > 0 and (
-            not R_USE_DEVOTEE[sp - NC] or rec["f_discard"][a, DEVOTEE] > 0)
+        ok = rec["r_owned"][a, sp - C.NC] > 0 and (
+            not C.R_USE_DEVOTEE[sp - C.NC] or rec["f_discard"][a, C.DEVOTEE] > 0)
         need(ok, "sel_play", "a Relic the actor holds and can pay for", sp)
 
 
@@ -676,10 +614,10 @@ def _place_cell(rec, r: dict, n: int, at: _At) -> None:
 
 
 def _move(rec, r: dict, n: int, at: _At) -> None:
-    occ, doors = np.zeros(CELLS, np.int8), np.zeros(CELLS, np.int64)
+    occ, doors = np.zeros(S.CELLS, np.int8), np.zeros(S.CELLS, np.int64)
     c = int(r["sel_cell"])
-    to = range(CELLS) if at.ph == Phase.MOVE_CELL else (int(r["move_to"]),)
-    need(r["rearranged"] < REARRANGE_CAP, "rearranged", f"below the cap {REARRANGE_CAP} "
+    to = range(S.CELLS) if at.ph == Phase.MOVE_CELL else (int(r["move_to"]),)
+    need(r["rearranged"] < S.REARRANGE_CAP, "rearranged", f"below the cap {S.REARRANGE_CAP} "
          "while a rearranging move is in progress (the move counts when it ends)",
          r["rearranged"])
     need(any(rules.move_ok(rec, at.tp, c, d, x, occ, doors) for d in to for x in range(4)),
@@ -689,8 +627,8 @@ def _move(rec, r: dict, n: int, at: _At) -> None:
 def _flip_rot(rec, r: dict, n: int, at: _At) -> None:
     c, tp = r["sel_cell"], at.tp
     t = int(rec["grid"][tp, c])
-    need(t >= 0 and rec["side"][tp, c] == 0 and T_FLIP[t] > 0
-         and T_FLIP[t] <= rec["gold"][tp]
+    need(t >= 0 and rec["side"][tp, c] == 0 and C.T_FLIP[t] > 0
+         and C.T_FLIP[t] <= rec["gold"][tp]
          and any(rules.flip_rotation_ok(rec, tp, c, x) for x in range(4)),
          "sel_cell", "an unflipped Tile the turn player can pay to flip")
 
@@ -705,7 +643,7 @@ def _raid_target(rec, r: dict, n: int, at: _At) -> None:
 
 def _defend(rec, r: dict, n: int, at: _At) -> None:
     q, c = at.q, r["marker"]
-    st = int(T_STATIONS[rec["grid"][q, c], rec["side"][q, c]])
+    st = int(C.T_STATIONS[rec["grid"][q, c], rec["side"][q, c]])
     need(r["picked"] == rec["f_fight"][1].sum() and r["picked"] <= st, "picked",
          "the Defenders chosen, at most one per Station")
     need(not rec["f_fight"][0].any(), "f_fight",
@@ -775,7 +713,7 @@ def _check_on_smite(rec, r: dict, ph: int, bottom: int) -> None:
     x, k = int(r["onsm"]), int(r["onsm_k"])
     need((k == 0) == (x < 0), "onsm_k", "in [1, 20] with a trigger, else 0", k)
     drawing = ph == Phase.DRAW and r["draw_in_raid"]
-    active = bottom == K_ONSMITE or ph == Phase.VANDAL or drawing
+    active = bottom == S.K_ONSMITE or ph == Phase.VANDAL or drawing
     if not (rec["terminated"] or rec["truncated"]):
         need((x >= 0) == active, "onsm", "set exactly while an on-Smite trigger waits or "
              "decides", x)
@@ -783,30 +721,30 @@ def _check_on_smite(rec, r: dict, ph: int, bottom: int) -> None:
              "Vandal picks", r["vandals"])
     if x < 0 or rec["terminated"] or rec["truncated"]:
         return
-    fires = F_WHEN[x] == rules.W_ON_SMITE if x < NF else \
-        R_WHEN[x - NF] == rules.W_ON_SMITE
+    fires = C.F_WHEN[x] == T.W_ON_SMITE if x < C.NF else \
+        C.R_WHEN[x - C.NF] == T.W_ON_SMITE
     need(bool(fires), "onsm", "an on-Smite Faithful or Relic type", x)
-    if bottom == K_ONSMITE:
-        need(int(rec["stack"][0, S_CARD]) == x, "stack entry 0 card",
-             f"the trigger {x} (onsm)", int(rec["stack"][0, S_CARD]))
+    if bottom == S.K_ONSMITE:
+        need(int(rec["stack"][0, S.S_CARD]) == x, "stack entry 0 card",
+             f"the trigger {x} (onsm)", int(rec["stack"][0, S.S_CARD]))
     if ph == Phase.VANDAL:
-        need(x < NF and rules.F_SMASH_ON_SMITE[x] > 0, "onsm", "a Vandal while one picks", x)
+        need(x < C.NF and T.F_SMASH_ON_SMITE[x] > 0, "onsm", "a Vandal while one picks", x)
     if drawing:
-        need(x >= NF and R_EFFECT[x - NF] == rules.E_DRAW_FATE, "onsm",
+        need(x >= C.NF and C.R_EFFECT[x - C.NF] == T.E_DRAW_FATE, "onsm",
              "a drawing Crown while its draws are made", x)
 
 
 def _check_assignment(rec, r: dict, ph: int, in_round: bool) -> None:
     """R50: dice assigned only to die-dependent Faithful in the fight, one die per slot."""
     to = rec["die_to"].astype(np.int64)
-    low = rules.F_LOW_DIE > 0
+    low = T.F_LOW_DIE > 0
     need(low[np.maximum(to, 0)][to >= 0].all(), "die_to", "-1 or a die-dependent Faithful "
          "type")
     for s in range(2):
         need((to[s, int(rec["dice_n"][s]):] == -1).all(), "die_to", "-1 past the dice rolled")
         if in_round:
             for t in np.flatnonzero(low):
-                slots = int(rec["f_fight"][s, t]) * int(F_DICE[t])
+                slots = int(rec["f_fight"][s, t]) * int(C.F_DICE[t])
                 need(int((to[s] == t).sum()) <= slots, "die_to",
                      f"at most {slots} dice for type {int(t)} on side {s}")
     assigning = ph == Phase.ASSIGN
@@ -827,10 +765,10 @@ def _check_assignment(rec, r: dict, ph: int, in_round: bool) -> None:
 def _check_raid_entry(rec, r: dict, kind: int, in_round: bool, rolling: int) -> None:
     """The raid Action at the bottom of the stack (R37, R47-R49, R58, R71)."""
     tp, q, c = r["turn_player"], r["defender"], r["marker"]
-    owner, card, target = (int(x) for x in rec["stack"][0, [OWNER, S_CARD, S_TARGET]])
+    owner, card, target = (int(x) for x in rec["stack"][0, [OWNER, S.S_CARD, S.S_TARGET]])
     need(q >= 0 and c >= 0 and rec["grid"][q, c] >= 0, "stack entry 0",
          "a raid Action during a Raid", kind)
-    if kind == K_ROLL:
+    if kind == S.K_ROLL:
         want = q if card == 1 else tp
         need(owner == want, "stack entry 0 owner", f"the side rolling, seat {want}", owner)
         need(in_round and r["fin"] == (1 if card == 1 else 2), "fin",
@@ -840,18 +778,18 @@ def _check_raid_entry(rec, r: dict, kind: int, in_round: bool, rolling: int) -> 
         return
     need(not in_round and not rec["f_fight"].any(), "stack entry 0",
          "a Trap, a Smite or an on-Smite trigger outside a fight", kind)
-    if kind == K_TRAP:
+    if kind == S.K_TRAP:
         t = int(rec["grid"][q, c])
-        need(owner == q and card == c and T_KIND[t] == 1 and rec["side"][q, c] == 1,
+        need(owner == q and card == c and C.T_KIND[t] == 1 and rec["side"][q, c] == 1,
              "stack entry 0", "the sprung Trap under the Marker, owned by the Defender", card)
     else:
         need(owner == tp and target == q, "stack entry 0", "the Raider's Smite of the "
              "Defender", owner)
-        need(rec["grid"][q, c] == HEART and rec["conquered"][c], "marker",
+        need(rec["grid"][q, c] == C.HEART and rec["conquered"][c], "marker",
              "on the conquered Heart while the Smite waits", c)
 
 
-SCALAR_FIELDS = tuple(name for name in STATE_DTYPE.names if STATE_DTYPE[name].shape == ())
+SCALAR_FIELDS = tuple(name for name in S.STATE_DTYPE.names if S.STATE_DTYPE[name].shape == ())
 
 
 def check_record(rec) -> None:

@@ -12,39 +12,11 @@ from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.layout import ObsField, ObsLayout, part_starts, part_width
 from fatezoo.envs.core.stack import ONEHOT, SEAT, SKIP, StackCodec, encode_stack
 
-from .cards import F_STARTING, NC, NF, NR, NT, T_ALTARS, T_BONUS, T_DOORS, T_STATIONS
-from .rules import (
-    E_DECREE_FATE,
-    E_DECREE_GOLD,
-    E_DECREE_HEAL,
-    E_DECREE_SMITE,
-    E_DECREE_TILE,
-    count,
-    decree_sum,
-    rotate,
-    shown_total,
-    temple_sum,
-)
-from .state import (
-    CELLS,
-    F_DECK_CAP,
-    FATE_DECK_CAP,
-    FATE_DECKS,
-    FIN_DEFENSE,
-    FIN_RAID,
-    MAX_DICE,
-    MAX_LIFE,
-    MAX_MOVES,
-    MAX_P,
-    MIN_P,
-    NUM_KINDS,
-    NUM_PHASES,
-    R_DECK_CAP,
-    R_FROM_DECK,
-    SHIELD_CAP,
-    SPOTS,
-    Phase,
-)
+from . import cards as C
+from . import state as S
+from .rules import count, decree_sum, rotate, shown_total, temple_sum
+from .rules.tables import E_DECREE_FATE, E_DECREE_GOLD, E_DECREE_HEAL, E_DECREE_SMITE, E_DECREE_TILE
+from .state import Phase
 
 # Each multi-part field names its parts once (an index, or the start of a run) and declares
 # its scales beside them: the encoder divides by a scale, the heuristic multiplies by it.
@@ -54,7 +26,7 @@ SEAT_PARTS = ("alive", "life", "gold", "temple", "party", "pool", "hand", "stati
 P_ALIVE, P_LIFE, P_GOLD, P_TEMPLE, P_PARTY, P_POOL, P_HAND, P_STATIONS, P_ALTARS, \
     P_RELICS = range(len(SEAT_PARTS))
 SEAT_SIZE = len(SEAT_PARTS)
-LIFE_SCALE = MAX_LIFE
+LIFE_SCALE = S.MAX_LIFE
 GOLD_SCALE = 50.0
 GROUP_SCALE = 20.0  # the Temple, Raiding Party, Reinforce pool and Fate hand sizes
 TEMPLE_SUM_SCALE = 16.0  # Stations, Altars
@@ -71,7 +43,7 @@ G_PRESENT, G_HIDDEN, G_TYPE, G_SIDE, G_ROT, G_DOOR_N, G_DOOR_E, G_DOOR_S, G_DOOR
     G_STATIONS, G_ALTARS, G_BONUS, G_MARKER, G_CONQUERED, G_VISITED = range(len(CELL_PARTS))
 G_DOORS = G_DOOR_N  # doorway d (0 N, 1 E, 2 S, 3 W) at G_DOORS + d
 CELL_SIZE = len(CELL_PARTS)
-TILE_TYPE_SCALE = NT  # (type + 1) / NT
+TILE_TYPE_SCALE = C.NT  # (type + 1) / NT
 ROT_SCALE = 3.0
 TILE_STAT_SCALE = 2.0  # Stations, Altars, Combat Bonus of one Tile
 # my_groups (rows of NF types); encode_state's per-type triples in the same order
@@ -80,21 +52,21 @@ GR_TEMPLE, GR_PARTY, GR_POOL = range(len(GROUP_PARTS))
 # faithful_row, relic_row, per spot: the pile size, then the one-hot top type from ROW_TOP
 ROW_PARTS = ("size", "top")
 ROW_SIZE, ROW_TOP = range(len(ROW_PARTS))
-F_SPOT_SIZE = ROW_TOP + NF
-R_SPOT_SIZE = ROW_TOP + NR
+F_SPOT_SIZE = ROW_TOP + C.NF
+R_SPOT_SIZE = ROW_TOP + C.NR
 PILE_SCALE = 10.0
 # held
-HELD_PARTS = (("faithful", NF), ("relic", NR), ("tile", 1), ("tile_type", 1))
+HELD_PARTS = (("faithful", C.NF), ("relic", C.NR), ("tile", 1), ("tile_type", 1))
 H_FAITHFUL, H_RELIC, H_TILE, H_TILE_TYPE = part_starts(HELD_PARTS)
 # relic_return: the Relic acquired (one-hot type), where from (a spot, then the Relic Deck)
-RETURN_PARTS = (("take", NR), ("from", R_FROM_DECK + 1))
+RETURN_PARTS = (("take", C.NR), ("from", S.R_FROM_DECK + 1))
 RET_TAKE, RET_FROM = part_starts(RETURN_PARTS)
 # deck_sizes
-DECK_PARTS = (("faithful", 1), ("relic", 1), ("tile", 1), ("fate", FATE_DECKS))
+DECK_PARTS = (("faithful", 1), ("relic", 1), ("tile", 1), ("fate", S.FATE_DECKS))
 D_FAITHFUL, D_RELIC, D_TILE, D_FATE = part_starts(DECK_PARTS)
 TILE_DECK_SCALE = 25.0
 # raid
-RAID_PARTS = (("raider", MAX_P), ("defender", MAX_P), ("moves", 1), ("picked", 1),
+RAID_PARTS = (("raider", S.MAX_P), ("defender", S.MAX_P), ("moves", 1), ("picked", 1),
               ("trap_left", 1), ("vandals", 1))
 RD_RAIDER, RD_DEFENDER, RD_MOVES, RD_PICKED, RD_TRAP, RD_VANDALS = part_starts(RAID_PARTS)
 PICKED_SCALE = 10.0
@@ -105,7 +77,7 @@ FIGHT_PARTS = ("dispatched", "defending", "defeated")
 FT_DISPATCHED, FT_DEFENDING, FT_DEFEATED = range(len(FIGHT_PARTS))
 # combat: dice and assigned hold the Raid side's MAX_DICE, then the Defense side's;
 # rolls the Raid then the Defense Combat Roll
-COMBAT_PARTS = (("dice", 2 * MAX_DICE), ("rolls", 2), ("smite", 1), ("assigned", 2 * MAX_DICE),
+COMBAT_PARTS = (("dice", 2 * S.MAX_DICE), ("rolls", 2), ("smite", 1), ("assigned", 2 * S.MAX_DICE),
                 ("assign_left", 1))
 CB_DICE, CB_ROLLS, CB_SMITE, CB_ASSIGNED, CB_ASSIGN_LEFT = part_starts(COMBAT_PARTS)
 DIE_SCALE = 6.0  # a die's face, the Smiting Die's too
@@ -133,44 +105,44 @@ FS_PARTS = ("option", "tile", "fate", "smite", "heal", "gold")
 FS_OPTION, FS_TILE, FS_FATE, FS_SMITE, FS_HEAL, FS_GOLD = range(len(FS_PARTS))
 DECREE_SCALE = 3.0
 # actions
-ACT_PARTS = (("shield", MAX_P), ("waive", 1), ("discount", 1), ("sel_play", NC + NR),
-             ("actor", MAX_P))
+ACT_PARTS = (("shield", S.MAX_P), ("waive", 1), ("discount", 1), ("sel_play", C.NC + C.NR),
+             ("actor", S.MAX_P))
 AC_SHIELD, AC_WAIVE, AC_DISCOUNT, AC_SEL_PLAY, AC_ACTOR = part_starts(ACT_PARTS)
 DISCOUNT_SCALE = 5.0
 # choice
-CHOICE_PARTS = (("card", NC + NR), ("seat", MAX_P), ("left", 1), ("protect", 2))
+CHOICE_PARTS = (("card", C.NC + C.NR), ("seat", S.MAX_P), ("left", 1), ("protect", 2))
 CH_CARD, CH_SEAT, CH_LEFT, CH_PROTECT = part_starts(CHOICE_PARTS)
 PICKS_SCALE = 3.0
-CODEC = StackCodec(depth=4, columns=[("kind", ONEHOT, NUM_KINDS), ("owner", SEAT, MAX_P),
-                                     ("ask", SKIP, 0), ("card", ONEHOT, max(NC, NR)),
-                                     ("target", SEAT, MAX_P), ("flags", ONEHOT, 4)])
+CODEC = StackCodec(depth=4, columns=[("kind", ONEHOT, S.NUM_KINDS), ("owner", SEAT, S.MAX_P),
+                                     ("ask", SKIP, 0), ("card", ONEHOT, max(C.NC, C.NR)),
+                                     ("target", SEAT, S.MAX_P), ("flags", ONEHOT, 4)])
 CODES, SIZES, DEPTH = CODEC.codes, CODEC.sizes, CODEC.depth
 
 OBS = ObsLayout((
-    ObsField("phase", (NUM_PHASES,), "one-hot decision: cover Relic, cover Faithful, market, "
+    ObsField("phase", (S.NUM_PHASES,), "one-hot decision: cover Relic, cover Faithful, market, "
                                      "draw, cycle, place cell, place rotation, flip rotation, "
                                      "search, raid target, defend, dispatch, recall, advance, "
                                      "trap discard, vandal, reinforce, over, respond, "
                                      "Fate target, fight round, pick a die, "
                                      "choose at resolution, assign dice, "
                                      "rearrange: move to cell, rearrange: rotation"),
-    ObsField("turn_seat", (MAX_P,), "one-hot seat whose turn it is"),
-    ObsField("seats", (MAX_P, SEAT_SIZE), "per seat: alive, Life/20, gold/50, Temple, Party, "
+    ObsField("turn_seat", (S.MAX_P,), "one-hot seat whose turn it is"),
+    ObsField("seats", (S.MAX_P, SEAT_SIZE), "per seat: alive, Life/20, gold/50, Temple, Party, "
                                           "Reinforce pool sizes /20, Fate hand /20, Stations/16, "
                                           "Altars/16, Relics/10"),
-    ObsField("discard", (MAX_P, NF), "per seat: Discard Pile by Faithful type /10"),
-    ObsField("owned", (MAX_P, NF), "per seat: Faithful in its face-down groups by type /10"),
-    ObsField("relics", (MAX_P, NR), "per seat: Relics by type /3"),
-    ObsField("grid", (MAX_P, CELLS, CELL_SIZE),
+    ObsField("discard", (S.MAX_P, C.NF), "per seat: Discard Pile by Faithful type /10"),
+    ObsField("owned", (S.MAX_P, C.NF), "per seat: Faithful in its face-down groups by type /10"),
+    ObsField("relics", (S.MAX_P, C.NR), "per seat: Relics by type /3"),
+    ObsField("grid", (S.MAX_P, S.CELLS, CELL_SIZE),
              "per seat, cell: Tile present, unseen B-side, (type+1)/23 if known, side, "
              "rotation/3, doorways N E S W, Stations/2, Altars/2, Combat Bonus/2, Marker here, "
              "conquered, visited"),
-    ObsField("my_groups", (len(GROUP_PARTS), NF),
+    ObsField("my_groups", (len(GROUP_PARTS), C.NF),
              "your Temple, Raiding Party and Reinforce pool by type /10"),
-    ObsField("my_hand", (NC,), "your Fate cards by type /4"),
-    ObsField("fate_discard", (NC,), "the shared Fate discard by type /4"),
-    ObsField("faithful_row", (SPOTS, F_SPOT_SIZE), "per spot: pile size/10, one-hot top type"),
-    ObsField("relic_row", (SPOTS, R_SPOT_SIZE), "per spot: pile size/10, one-hot top type"),
+    ObsField("my_hand", (C.NC,), "your Fate cards by type /4"),
+    ObsField("fate_discard", (C.NC,), "the shared Fate discard by type /4"),
+    ObsField("faithful_row", (S.SPOTS, F_SPOT_SIZE), "per spot: pile size/10, one-hot top type"),
+    ObsField("relic_row", (S.SPOTS, R_SPOT_SIZE), "per spot: pile size/10, one-hot top type"),
     ObsField("held", (part_width(HELD_PARTS),),
              "revealed Faithful and revealed or returned (R20) Relic waiting for a spot "
              "(one-hot), bought Tile held, its (type+1)/23 if yours"),
@@ -182,7 +154,7 @@ OBS = ObsLayout((
              "Faithful, Relic, Tile, 4 Fate Deck sizes (/capacity)"),
     ObsField("raid", (part_width(RAID_PARTS),), "one-hot Raider, one-hot Defender, moves/32, "
                                             "picked/10, trap discards left/3, Vandals left/3"),
-    ObsField("fight", (len(FIGHT_PARTS), NF),
+    ObsField("fight", (len(FIGHT_PARTS), C.NF),
              "dispatched, Defending, Defeated Faithful by type /10"),
     ObsField("combat", (part_width(COMBAT_PARTS),),
              "Raid and Defense dice /6, Combat Rolls /40 (running while the fight is live, "
@@ -192,11 +164,11 @@ OBS = ObsLayout((
              "this fight: Raider's and Defender's bonus /10, their maluses /10, win ties (2), "
              "extra dice to roll /3 (2), extra recalls /3, round after the Defense / Raid roll "
              "(2), dice still to pick /2"),
-    ObsField("sel_cell", (CELLS,), "one-hot cell being placed or flipped"),
+    ObsField("sel_cell", (S.CELLS,), "one-hot cell being placed or flipped"),
     ObsField("misc", (len(MISC_PARTS),),
              "Devotees played/10, Fate draws left/3, search in progress, turn/max_turns, "
              "rearranging moves made/4, the cell a Tile moves to (cell+1)/16"),
-    ObsField("num_players", (MAX_P - MIN_P + 1,), "one-hot 2, 3, 4 players"),
+    ObsField("num_players", (S.MAX_P - S.MIN_P + 1,), "one-hot 2, 3, 4 players"),
     ObsField("fatesworn", (len(FS_PARTS),),
              "the fatesworn option, then the active Decrees (R88) /3: Tile cost, Fate card price, "
              "Smite damage, Heal and gold at the start of a turn"),
@@ -238,7 +210,7 @@ O_FS = OBS.start("fatesworn")
 O_ACT = OBS.start("actions")
 O_STACK = OBS.start("stack")
 O_CHOICE = OBS.start("choice")
-EXTRA = MAX_P * (3 * NF + NC)  # encode_state: every seat's groups and hand
+EXTRA = S.MAX_P * (3 * C.NF + C.NC)  # encode_state: every seat's groups and hand
 STATE_SIZE = OBS_SIZE + EXTRA
 
 
@@ -256,7 +228,7 @@ def encode(rec, viewer, omniscient, out):
     n = int(rec["num_players"])
     tp = int(rec["turn_player"])
     ph = int(rec["phase"])
-    if 0 <= ph < NUM_PHASES:
+    if 0 <= ph < S.NUM_PHASES:
         out[O_PHASE + ph] = 1.0
     out[O_TURN + (tp - v + n) % n] = 1.0
     q_def = int(rec["defender"])
@@ -270,21 +242,21 @@ def encode(rec, viewer, omniscient, out):
         out[o + P_PARTY] = _c(count(rec["f_party"][q]) / GROUP_SCALE)
         out[o + P_POOL] = _c(count(rec["f_pool"][q]) / GROUP_SCALE)
         out[o + P_HAND] = _c(count(rec["c_hand"][q]) / GROUP_SCALE)
-        out[o + P_STATIONS] = _c(temple_sum(rec, q, T_STATIONS) / TEMPLE_SUM_SCALE)
-        out[o + P_ALTARS] = _c(temple_sum(rec, q, T_ALTARS) / TEMPLE_SUM_SCALE)
+        out[o + P_STATIONS] = _c(temple_sum(rec, q, C.T_STATIONS) / TEMPLE_SUM_SCALE)
+        out[o + P_ALTARS] = _c(temple_sum(rec, q, C.T_ALTARS) / TEMPLE_SUM_SCALE)
         out[o + P_RELICS] = _c(count(rec["r_owned"][q]) / RELICS_SCALE)
-        for t in range(NF):
-            out[O_DISCARD + r * NF + t] = _c(rec["f_discard"][q, t] / COUNT_SCALE)
-            out[O_OWNED + r * NF + t] = _c(
+        for t in range(C.NF):
+            out[O_DISCARD + r * C.NF + t] = _c(rec["f_discard"][q, t] / COUNT_SCALE)
+            out[O_OWNED + r * C.NF + t] = _c(
                 (rec["f_temple"][q, t] + rec["f_party"][q, t] + rec["f_pool"][q, t])
                 / COUNT_SCALE)
-        for k in range(NR):
-            out[O_RELICS + r * NR + k] = _c(rec["r_owned"][q, k] / RELIC_COUNT_SCALE)
-        for c in range(CELLS):
+        for k in range(C.NR):
+            out[O_RELICS + r * C.NR + k] = _c(rec["r_owned"][q, k] / RELIC_COUNT_SCALE)
+        for c in range(S.CELLS):
             t = int(rec["grid"][q, c])
             if t < 0:
                 continue
-            o = O_GRID + (r * CELLS + c) * CELL_SIZE
+            o = O_GRID + (r * S.CELLS + c) * CELL_SIZE
             s = int(rec["side"][q, c])
             out[o + G_PRESENT] = 1.0
             seen = omniscient or q == v or t < 5 or s == 1
@@ -294,24 +266,24 @@ def encode(rec, viewer, omniscient, out):
                 out[o + G_HIDDEN] = 1.0
             out[o + G_SIDE] = s
             out[o + G_ROT] = rec["rot"][q, c] / ROT_SCALE
-            doors = rotate(T_DOORS[t, s], rec["rot"][q, c])
+            doors = rotate(C.T_DOORS[t, s], rec["rot"][q, c])
             for d in range(4):
                 out[o + G_DOORS + d] = (doors >> d) & 1
-            out[o + G_STATIONS] = _c(T_STATIONS[t, s] / TILE_STAT_SCALE)
-            out[o + G_ALTARS] = _c(T_ALTARS[t, s] / TILE_STAT_SCALE)
-            out[o + G_BONUS] = _c(T_BONUS[t, s] / TILE_STAT_SCALE)
+            out[o + G_STATIONS] = _c(C.T_STATIONS[t, s] / TILE_STAT_SCALE)
+            out[o + G_ALTARS] = _c(C.T_ALTARS[t, s] / TILE_STAT_SCALE)
+            out[o + G_BONUS] = _c(C.T_BONUS[t, s] / TILE_STAT_SCALE)
             if q == q_def:
                 out[o + G_MARKER] = 1.0 if rec["marker"] == c else 0.0
                 out[o + G_CONQUERED] = rec["conquered"][c]
                 out[o + G_VISITED] = rec["visited"][c]
-    for t in range(NF):
-        out[O_MINE + GR_TEMPLE * NF + t] = _c(rec["f_temple"][v, t] / COUNT_SCALE)
-        out[O_MINE + GR_PARTY * NF + t] = _c(rec["f_party"][v, t] / COUNT_SCALE)
-        out[O_MINE + GR_POOL * NF + t] = _c(rec["f_pool"][v, t] / COUNT_SCALE)
-    for k in range(NC):
+    for t in range(C.NF):
+        out[O_MINE + GR_TEMPLE * C.NF + t] = _c(rec["f_temple"][v, t] / COUNT_SCALE)
+        out[O_MINE + GR_PARTY * C.NF + t] = _c(rec["f_party"][v, t] / COUNT_SCALE)
+        out[O_MINE + GR_POOL * C.NF + t] = _c(rec["f_pool"][v, t] / COUNT_SCALE)
+    for k in range(C.NC):
         out[O_HAND + k] = _c(rec["c_hand"][v, k] / FATE_COUNT_SCALE)
         out[O_CDISC + k] = _c(rec["c_discard"][k] / FATE_COUNT_SCALE)
-    for k in range(SPOTS):
+    for k in range(S.SPOTS):
         m = rec["f_row_n"][k]
         o = O_FROW + k * F_SPOT_SIZE
         out[o + ROW_SIZE] = _c(m / PILE_SCALE)
@@ -333,31 +305,31 @@ def encode(rec, viewer, omniscient, out):
         out[O_HELD + H_TILE] = 1.0
         if omniscient or v == tp:
             out[O_HELD + H_TILE_TYPE] = (rec["t_held"] + 1) / TILE_TYPE_SCALE
-    out[O_DECKS + D_FAITHFUL] = rec["f_deck_n"] / F_DECK_CAP
-    out[O_DECKS + D_RELIC] = rec["r_deck_n"] / R_DECK_CAP
+    out[O_DECKS + D_FAITHFUL] = rec["f_deck_n"] / S.F_DECK_CAP
+    out[O_DECKS + D_RELIC] = rec["r_deck_n"] / S.R_DECK_CAP
     out[O_DECKS + D_TILE] = _c(rec["t_deck_n"] / TILE_DECK_SCALE)
-    for f in range(FATE_DECKS):
-        out[O_DECKS + D_FATE + f] = rec["c_deck_n"][f] / FATE_DECK_CAP
+    for f in range(S.FATE_DECKS):
+        out[O_DECKS + D_FATE + f] = rec["c_deck_n"][f] / S.FATE_DECK_CAP
     if q_def >= 0:
         out[O_RAID + RD_RAIDER + (tp - v + n) % n] = 1.0
         out[O_RAID + RD_DEFENDER + (q_def - v + n) % n] = 1.0
-    out[O_RAID + RD_MOVES] = rec["moves"] / MAX_MOVES
+    out[O_RAID + RD_MOVES] = rec["moves"] / S.MAX_MOVES
     out[O_RAID + RD_PICKED] = _c(rec["picked"] / PICKED_SCALE)
     out[O_RAID + RD_TRAP] = _c(rec["trap_left"] / TRAP_SCALE)
     out[O_RAID + RD_VANDALS] = _c(rec["vandals"] / VANDAL_SCALE)
-    for t in range(NF):
-        out[O_FIGHT + FT_DISPATCHED * NF + t] = _c(rec["f_fight"][0, t] / COUNT_SCALE)
-        out[O_FIGHT + FT_DEFENDING * NF + t] = _c(rec["f_fight"][1, t] / COUNT_SCALE)
-        out[O_FIGHT + FT_DEFEATED * NF + t] = _c(rec["f_defeated"][t] / COUNT_SCALE)
+    for t in range(C.NF):
+        out[O_FIGHT + FT_DISPATCHED * C.NF + t] = _c(rec["f_fight"][0, t] / COUNT_SCALE)
+        out[O_FIGHT + FT_DEFENDING * C.NF + t] = _c(rec["f_fight"][1, t] / COUNT_SCALE)
+        out[O_FIGHT + FT_DEFEATED * C.NF + t] = _c(rec["f_defeated"][t] / COUNT_SCALE)
     for s in range(2):
         for i in range(rec["dice_n"][s]):
-            out[O_COMBAT + CB_DICE + s * MAX_DICE + i] = rec["dice"][s, i] / DIE_SCALE
+            out[O_COMBAT + CB_DICE + s * S.MAX_DICE + i] = rec["dice"][s, i] / DIE_SCALE
         out[O_COMBAT + CB_ROLLS + s] = _c(shown_total(rec, s) / ROLL_SCALE)
     out[O_COMBAT + CB_SMITE] = rec["smite_roll"] / DIE_SCALE
     for s in range(2):
         for i in range(rec["dice_n"][s]):
             if rec["die_to"][s, i] >= 0:
-                out[O_COMBAT + CB_ASSIGNED + s * MAX_DICE + i] = 1.0
+                out[O_COMBAT + CB_ASSIGNED + s * S.MAX_DICE + i] = 1.0
     out[O_COMBAT + CB_ASSIGN_LEFT] = _c(rec["assign_left"] / ASSIGN_SCALE)
     for s in range(2):
         out[O_MODS + M_BONUS + s] = _c(max(0, rec["bonus"][s]) / BONUS_SCALE)
@@ -365,9 +337,9 @@ def encode(rec, viewer, omniscient, out):
         out[O_MODS + M_WIN_TIES + s] = rec["win_ties"][s]
         out[O_MODS + M_EXTRA + s] = _c(rec["extra"][s] / EXTRA_SCALE)
     out[O_MODS + M_RECALL] = _c(rec["recall_more"] / RECALL_SCALE)
-    if rec["fin"] == FIN_DEFENSE:
+    if rec["fin"] == S.FIN_DEFENSE:
         out[O_MODS + M_AFTER_DEFENSE] = 1.0
-    elif rec["fin"] == FIN_RAID:
+    elif rec["fin"] == S.FIN_RAID:
         out[O_MODS + M_AFTER_RAID] = 1.0
     out[O_MODS + M_DIE_LEFT] = rec["die_left"] / DIE_LEFT_SCALE
     if rec["sel_cell"] >= 0:
@@ -378,7 +350,7 @@ def encode(rec, viewer, omniscient, out):
     out[O_MISC + MI_PROGRESS] = _c(rec["turn"] / max(1, rec["max_turns"]))
     out[O_MISC + MI_REARRANGED] = rec["rearranged"] / REARRANGE_SCALE
     out[O_MISC + MI_MOVE_TO] = (rec["move_to"] + 1) / MOVE_TO_SCALE
-    out[O_NP + n - MIN_P] = 1.0
+    out[O_NP + n - S.MIN_P] = 1.0
     out[O_FS + FS_OPTION] = rec["fatesworn"]
     out[O_FS + FS_TILE] = _c(decree_sum(rec, E_DECREE_TILE) / DECREE_SCALE)
     out[O_FS + FS_FATE] = _c(decree_sum(rec, E_DECREE_FATE) / DECREE_SCALE)
@@ -386,16 +358,16 @@ def encode(rec, viewer, omniscient, out):
     out[O_FS + FS_HEAL] = _c(decree_sum(rec, E_DECREE_HEAL) / DECREE_SCALE)
     out[O_FS + FS_GOLD] = _c(decree_sum(rec, E_DECREE_GOLD) / DECREE_SCALE)
     for r in range(n):
-        out[O_ACT + AC_SHIELD + r] = rec["shield"][(v + r) % n] / SHIELD_CAP
+        out[O_ACT + AC_SHIELD + r] = rec["shield"][(v + r) % n] / S.SHIELD_CAP
     out[O_ACT + AC_WAIVE] = rec["waive"]  # public: the Oracle and Mastery are played face up
     out[O_ACT + AC_DISCOUNT] = _c(rec["discount"] / DISCOUNT_SCALE)
     sp = int(rec["sel_play"])
-    if 0 <= sp < NC + NR:
+    if 0 <= sp < C.NC + C.NR:
         out[O_ACT + AC_SEL_PLAY + sp] = 1.0
     if rec["actor"] >= 0:
         out[O_ACT + AC_ACTOR + (int(rec["actor"]) - v + n) % n] = 1.0
     ch = int(rec["ch_card"])
-    if 0 <= ch < NC + NR:
+    if 0 <= ch < C.NC + C.NR:
         out[O_CHOICE + CH_CARD + ch] = 1.0
     if 0 <= rec["ch_seat"] < n:
         out[O_CHOICE + CH_SEAT + (int(rec["ch_seat"]) - v + n) % n] = 1.0
@@ -410,15 +382,15 @@ def encode_state(rec, out):
     """The full state: seat 0's omniscient view, every seat's face-down groups and hand."""
     encode(rec, 0, 1, out[:OBS_SIZE])
     o = OBS_SIZE
-    for p in range(MAX_P):
-        for t in range(NF):
+    for p in range(S.MAX_P):
+        for t in range(C.NF):
             out[o + GR_TEMPLE] = _c(rec["f_temple"][p, t] / COUNT_SCALE)
             out[o + GR_PARTY] = _c(rec["f_party"][p, t] / COUNT_SCALE)
             out[o + GR_POOL] = _c(rec["f_pool"][p, t] / COUNT_SCALE)
             o += len(GROUP_PARTS)
-        for k in range(NC):
+        for k in range(C.NC):
             out[o] = _c(rec["c_hand"][p, k] / FATE_COUNT_SCALE)
             o += 1
 
 
-STARTING = F_STARTING  # re-exported for the heuristic
+STARTING = C.F_STARTING  # re-exported for the heuristic

@@ -19,27 +19,8 @@ from fatezoo.envs.core.decisions import in_block
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import random_legal
 
-from .cards import (
-    C_A,
-    C_B,
-    C_EFFECT,
-    F_COST,
-    F_DEFEND,
-    F_DICE,
-    F_GOLD,
-    F_RAID,
-    HEART,
-    NC,
-    NF,
-    NR,
-    NT,
-    R_A,
-    R_B,
-    R_COST,
-    R_EFFECT,
-    R_FATE,
-    R_IS_FATE,
-)
+from . import cards as C
+from . import state as S
 from .encode import (
     BONUS_SCALE,
     CB_DICE,
@@ -87,75 +68,20 @@ from .encode import (
     TILE_STAT_SCALE,
     TILE_TYPE_SCALE,
 )
-from .rules import (
-    E_ADD_DIE,
-    E_BUY_ANY,
-    E_COMBAT_BONUS,
-    E_COMBAT_MALUS,
-    E_CONVERT,
-    E_DAMAGE,
-    E_DAMAGE_ALL,
-    E_DRAW_FATE,
-    E_FREE_BUY,
-    E_GAIN_GOLD,
-    E_GOLD_ALIGNED,
-    E_HEAL,
-    E_HEAL_FULL,
-    E_PAY_BONUS,
-    E_PAY_REMOVE,
-    E_PREVENT,
-    E_REMOVE,
-    E_SACRIFICE,
-    E_SMASH,
-    E_STEAL,
-    E_WIN_TIES,
-    F_ALLY,
-    R_DEFENSE_BONUS,
-    R_RAID_BONUS,
-    door_steps,
-    neighbour,
-)
-from .state import (
-    BUY_FAITHFUL,
-    BUY_RELIC,
-    BUY_TILE,
-    CELL,
-    CELLS,
-    DIRECTION,
-    FATE_DECK,
-    FATE_DECKS,
-    FLIP,
-    MAX_DICE,
-    MAX_LIFE,
-    MAX_P,
-    NUM_PHASES,
-    PASS,
-    PICK_DIE_A,
-    PICK_FAITHFUL,
-    PICK_RELIC,
-    PLAY_FATE,
-    PLAY_GOLD,
-    RETREAT,
-    ROTATION,
-    ROTATIONS,
-    SPOT,
-    SPOTS,
-    TARGET_SEAT,
-    TARGET_SEATS,
-    USE_RELIC,
-    Phase,
-)
+from .rules import door_steps, neighbour
+from .rules import tables as T
+from .state import Phase
 
 # values by type (read as constants by numba)
-RAID_VALUE = (F_RAID + 3.5 * F_DICE).astype(np.float64)
-DEFEND_VALUE = (F_DEFEND + 3.5 * F_DICE).astype(np.float64)
-GOLD_VALUE = F_GOLD.astype(np.float64) + np.where(np.arange(NF) == 0, 2.0, 0.0)
-BUY_VALUE = np.maximum(F_RAID + F_DEFEND + 2.0 * (F_DICE - 1), 0) + 0.8 * F_GOLD
-RELIC_VALUE = (2.0 * R_RAID_BONUS + 1.5 * R_DEFENSE_BONUS).astype(np.float64)
-for _r in range(NR):
+RAID_VALUE = (C.F_RAID + 3.5 * C.F_DICE).astype(np.float64)
+DEFEND_VALUE = (C.F_DEFEND + 3.5 * C.F_DICE).astype(np.float64)
+GOLD_VALUE = C.F_GOLD.astype(np.float64) + np.where(np.arange(C.NF) == 0, 2.0, 0.0)
+BUY_VALUE = np.maximum(C.F_RAID + C.F_DEFEND + 2.0 * (C.F_DICE - 1), 0) + 0.8 * C.F_GOLD
+RELIC_VALUE = (2.0 * T.R_RAID_BONUS + 1.5 * T.R_DEFENSE_BONUS).astype(np.float64)
+for _r in range(C.NR):
     if RELIC_VALUE[_r] == 0:
         RELIC_VALUE[_r] = 0.5
-FLIP_WORTH = np.zeros(NT, np.float64)
+FLIP_WORTH = np.zeros(C.NT, np.float64)
 FLIP_WORTH[:5] = (2.0, 2.5, 0.5, 1.0, 3.0)  # Entrance, Pathway, Treasury, Sanctum, Heart
 FLIP_WORTH[5:] = 1.5
 FATE_THREAT = 3.0  # a Fate Relic an opponent of its Fate lacks: a step to its R85 win
@@ -177,7 +103,7 @@ def _first_set(obs, o, n):
 
 @njit(cache=True)
 def _phase(obs):
-    return _first_set(obs, O_PHASE, NUM_PHASES)
+    return _first_set(obs, O_PHASE, S.NUM_PHASES)
 
 
 @njit(cache=True)
@@ -187,13 +113,13 @@ def _my_gold(obs):
 
 @njit(cache=True)
 def _grid(obs, seat, cell, k):
-    return obs[O_GRID + (seat * CELLS + cell) * CELL_SIZE + k]
+    return obs[O_GRID + (seat * S.CELLS + cell) * CELL_SIZE + k]
 
 
 @njit(cache=True)
 def _defender_seat(obs):
-    for r in range(MAX_P):
-        for c in range(CELLS):
+    for r in range(S.MAX_P):
+        for c in range(S.CELLS):
             if _grid(obs, r, c, G_MARKER) > 0.5:
                 return r
     return -1
@@ -201,7 +127,7 @@ def _defender_seat(obs):
 
 @njit(cache=True)
 def _marker(obs, seat):
-    for c in range(CELLS):
+    for c in range(S.CELLS):
         if _grid(obs, seat, c, G_MARKER) > 0.5:
             return c
     return -1
@@ -209,9 +135,9 @@ def _marker(obs, seat):
 
 @njit(cache=True)
 def _heart(obs, seat):
-    for c in range(CELLS):
+    for c in range(S.CELLS):
         t = int(_grid(obs, seat, c, G_TYPE) * TILE_TYPE_SCALE + 0.5) - 1
-        if t == HEART:
+        if t == C.HEART:
             return c
     return -1
 
@@ -219,8 +145,8 @@ def _heart(obs, seat):
 @njit(cache=True)
 def _heart_steps(obs, seat, heart):
     """Marker moves from each cell of ``seat``'s Temple to its Heart, as observed."""
-    doors = np.zeros(CELLS, np.int64)
-    for c in range(CELLS):
+    doors = np.zeros(S.CELLS, np.int64)
+    for c in range(S.CELLS):
         for d in range(4):
             if _grid(obs, seat, c, G_DOORS + d) > 0.5:
                 doors[c] |= 1 << d
@@ -236,17 +162,17 @@ def _my_life(obs):
 def _play_value(obs, e, a, b):
     """What playing an effect now is worth outside a fight (0: keep the card)."""
     life = _my_life(obs)
-    if e == E_GAIN_GOLD or e == E_GOLD_ALIGNED or e == E_STEAL:
+    if e == T.E_GAIN_GOLD or e == T.E_GOLD_ALIGNED or e == T.E_STEAL:
         return 2.0 + a
-    if e == E_DRAW_FATE or e == E_FREE_BUY or e == E_BUY_ANY or e == E_SMASH:
+    if e == T.E_DRAW_FATE or e == T.E_FREE_BUY or e == T.E_BUY_ANY or e == T.E_SMASH:
         return 2.0
-    if e == E_DAMAGE or e == E_DAMAGE_ALL:
+    if e == T.E_DAMAGE or e == T.E_DAMAGE_ALL:
         return 3.0 + a
-    if e == E_HEAL:
-        return 2.0 + a if life <= MAX_LIFE - a or life <= 10 else 0.0
-    if e == E_HEAL_FULL:
+    if e == T.E_HEAL:
+        return 2.0 + a if life <= S.MAX_LIFE - a or life <= 10 else 0.0
+    if e == T.E_HEAL_FULL:
         return 6.0 if life <= 10 else 0.0
-    if e == E_PREVENT:
+    if e == T.E_PREVENT:
         return 1.0 + a if life <= 8 else 0.0
     return 0.0
 
@@ -265,14 +191,14 @@ def _side(obs):
 def _side_estimate(obs, s):
     """A side's Combat Roll as the observation shows it (dice, Faithful, bonuses)."""
     total = 0.0
-    for i in range(MAX_DICE):
-        total += obs[O_COMBAT + CB_DICE + s * MAX_DICE + i] * DIE_SCALE
+    for i in range(S.MAX_DICE):
+        total += obs[O_COMBAT + CB_DICE + s * S.MAX_DICE + i] * DIE_SCALE
     size = 0
-    for t in range(NF):
-        size += _count(obs, O_FIGHT + s * NF + t)
-    for t in range(NF):
-        m = _count(obs, O_FIGHT + s * NF + t)
-        total += m * ((F_RAID[t] if s == 0 else F_DEFEND[t]) + F_ALLY[t] * (size - 1))
+    for t in range(C.NF):
+        size += _count(obs, O_FIGHT + s * C.NF + t)
+    for t in range(C.NF):
+        m = _count(obs, O_FIGHT + s * C.NF + t)
+        total += m * ((C.F_RAID[t] if s == 0 else C.F_DEFEND[t]) + T.F_ALLY[t] * (size - 1))
     total += (obs[O_MODS + M_BONUS + s] - obs[O_MODS + M_MALUS + s]) * BONUS_SCALE
     if s == 1:  # the raided Tile's Combat Bonus
         seat = _defender_seat(obs)
@@ -285,15 +211,15 @@ def _side_estimate(obs, s):
 @njit(cache=True)
 def _fight_gain(obs, e, a, b, s, gap):
     """How much an effect helps side ``s`` whose Combat Roll is ``gap`` behind (<= 0 not)."""
-    if e == E_COMBAT_BONUS or e == E_COMBAT_MALUS:
+    if e == T.E_COMBAT_BONUS or e == T.E_COMBAT_MALUS:
         return float(a)
-    if e == E_PAY_BONUS:
+    if e == T.E_PAY_BONUS:
         return float(b)
-    if e == E_ADD_DIE:
+    if e == T.E_ADD_DIE:
         return 3.5 * a
-    if e == E_WIN_TIES:  # the Raider one short: a tie then wins
+    if e == T.E_WIN_TIES:  # the Raider one short: a tie then wins
         return gap if s == 0 and gap <= 1.0 and obs[O_MODS + M_WIN_TIES + s] < 0.5 else 0.0
-    if e == E_REMOVE or e == E_SACRIFICE or e == E_CONVERT or e == E_PAY_REMOVE:
+    if e == T.E_REMOVE or e == T.E_SACRIFICE or e == T.E_CONVERT or e == T.E_PAY_REMOVE:
         return 4.0
     return 0.0
 
@@ -303,7 +229,7 @@ def _fight_play(obs, mask):
     """In a fight I am a side of, once both sides rolled: the card or Relic that turns it."""
     s = _side(obs)
     if s < 0 or obs[O_MODS + M_AFTER_RAID] < 0.5 or obs[O_COMBAT + CB_DICE] <= 0.0 \
-            or obs[O_COMBAT + CB_DICE + MAX_DICE] <= 0.0:
+            or obs[O_COMBAT + CB_DICE + S.MAX_DICE] <= 0.0:
         return -1
     mine = _side_estimate(obs, s)
     theirs = _side_estimate(obs, 1 - s)
@@ -315,16 +241,16 @@ def _fight_play(obs, mask):
     if gap <= 0.0:
         return -1
     best, bv = -1, 0.0
-    for k in range(NC):
-        if mask[PLAY_FATE + k]:
-            v = _fight_gain(obs, C_EFFECT[k], C_A[k], C_B[k], s, gap)
+    for k in range(C.NC):
+        if mask[S.PLAY_FATE + k]:
+            v = _fight_gain(obs, C.C_EFFECT[k], C.C_A[k], C.C_B[k], s, gap)
             if v > bv:
-                best, bv = PLAY_FATE + k, v
-    for r in range(NR):
-        if mask[USE_RELIC + r]:
-            v = _fight_gain(obs, R_EFFECT[r], R_A[r], R_B[r], s, gap)
+                best, bv = S.PLAY_FATE + k, v
+    for r in range(C.NR):
+        if mask[S.USE_RELIC + r]:
+            v = _fight_gain(obs, C.R_EFFECT[r], C.R_A[r], C.R_B[r], s, gap)
             if v > bv:
-                best, bv = USE_RELIC + r, v
+                best, bv = S.USE_RELIC + r, v
     return best if bv >= gap else -1  # only what turns the fight
 
 
@@ -332,16 +258,16 @@ def _fight_play(obs, mask):
 def _fate_play(obs, mask):
     """Outside a fight: the Fate card or usable Relic worth most now, or -1."""
     best, bv = -1, 0.0
-    for k in range(NC):
-        if mask[PLAY_FATE + k]:
-            v = _play_value(obs, C_EFFECT[k], C_A[k], C_B[k])
+    for k in range(C.NC):
+        if mask[S.PLAY_FATE + k]:
+            v = _play_value(obs, C.C_EFFECT[k], C.C_A[k], C.C_B[k])
             if v > bv:
-                best, bv = PLAY_FATE + k, v
-    for r in range(NR):
-        if mask[USE_RELIC + r]:
-            v = _play_value(obs, R_EFFECT[r], R_A[r], R_B[r])
+                best, bv = S.PLAY_FATE + k, v
+    for r in range(C.NR):
+        if mask[S.USE_RELIC + r]:
+            v = _play_value(obs, C.R_EFFECT[r], C.R_A[r], C.R_B[r])
             if v > bv:
-                best, bv = USE_RELIC + r, v
+                best, bv = S.USE_RELIC + r, v
     return best
 
 
@@ -350,42 +276,42 @@ def _market(obs, mask, rng):
     play = _fate_play(obs, mask)
     if play >= 0:
         return play
-    for t in range(NF):  # every Temple Faithful for gold: they return at Reinforce
-        if mask[PLAY_GOLD + t]:
-            return PLAY_GOLD + t
+    for t in range(C.NF):  # every Temple Faithful for gold: they return at Reinforce
+        if mask[S.PLAY_GOLD + t]:
+            return S.PLAY_GOLD + t
     best, bv = -1, 1.2
-    for k in range(SPOTS):
-        if mask[BUY_FAITHFUL + k]:
+    for k in range(S.SPOTS):
+        if mask[S.BUY_FAITHFUL + k]:
             o = O_FROW + k * F_SPOT_SIZE + ROW_TOP
-            for t in range(NF):
+            for t in range(C.NF):
                 if obs[o + t] > 0.5:
-                    v = BUY_VALUE[t] / max(1.0, F_COST[t] * 0.5)
+                    v = BUY_VALUE[t] / max(1.0, C.F_COST[t] * 0.5)
                     if v > bv:
-                        best, bv = BUY_FAITHFUL + k, v
-        if mask[BUY_RELIC + k]:
+                        best, bv = S.BUY_FAITHFUL + k, v
+        if mask[S.BUY_RELIC + k]:
             o = O_RROW + k * R_SPOT_SIZE + ROW_TOP
-            for r in range(NR):
+            for r in range(C.NR):
                 if obs[o + r] > 0.5:
-                    v = RELIC_VALUE[r] / max(1.0, R_COST[r] * 0.5)
+                    v = RELIC_VALUE[r] / max(1.0, C.R_COST[r] * 0.5)
                     if v > bv:
-                        best, bv = BUY_RELIC + k, v
-    for c in range(CELLS):
-        if mask[FLIP + c]:
+                        best, bv = S.BUY_RELIC + k, v
+    for c in range(S.CELLS):
+        if mask[S.FLIP + c]:
             t = int(_grid(obs, 0, c, G_TYPE) * TILE_TYPE_SCALE + 0.5) - 1
-            if 0 <= t < NT and FLIP_WORTH[t] > bv:
-                best, bv = FLIP + c, FLIP_WORTH[t]
+            if 0 <= t < C.NT and FLIP_WORTH[t] > bv:
+                best, bv = S.FLIP + c, FLIP_WORTH[t]
     if best >= 0:
         return best
-    if mask[BUY_TILE] and _my_gold(obs) >= 6:
-        return BUY_TILE
-    return PASS
+    if mask[S.BUY_TILE] and _my_gold(obs) >= 6:
+        return S.BUY_TILE
+    return S.PASS
 
 
 @njit(cache=True)
 def _party_strength(obs):
     s = 0.0
-    for t in range(NF):
-        s += _count(obs, O_MINE + GR_PARTY * NF + t) * RAID_VALUE[t]
+    for t in range(C.NF):
+        s += _count(obs, O_MINE + GR_PARTY * C.NF + t) * RAID_VALUE[t]
     return s
 
 
@@ -393,10 +319,10 @@ def _party_strength(obs):
 def _defense_seen(obs, seat):
     """The Defense total as far as the observation shows it (dice, bonuses, the Tile)."""
     total = 0.0
-    for i in range(MAX_DICE):
-        total += obs[O_COMBAT + CB_DICE + MAX_DICE + i] * DIE_SCALE
-    for t in range(NF):
-        total += _count(obs, O_FIGHT + FT_DEFENDING * NF + t) * F_DEFEND[t]
+    for i in range(S.MAX_DICE):
+        total += obs[O_COMBAT + CB_DICE + S.MAX_DICE + i] * DIE_SCALE
+    for t in range(C.NF):
+        total += _count(obs, O_FIGHT + FT_DEFENDING * C.NF + t) * C.F_DEFEND[t]
     c = _marker(obs, seat)
     if c >= 0:
         total += _grid(obs, seat, c, G_BONUS) * TILE_STAT_SCALE
@@ -407,18 +333,18 @@ def _defense_seen(obs, seat):
 def _weakest_target(obs, mask):
     """The TARGET_SEAT action of the offered opponent with the least Life, or -1."""
     best, bl = -1, 99.0
-    for k in range(TARGET_SEATS):
-        if mask[TARGET_SEAT + k]:
+    for k in range(S.TARGET_SEATS):
+        if mask[S.TARGET_SEAT + k]:
             life = obs[O_SEATS + (k + 1) * SEAT_SIZE + P_LIFE]
             if life < bl:
-                best, bl = TARGET_SEAT + k, life
+                best, bl = S.TARGET_SEAT + k, life
     return best
 
 
 @njit(cache=True)
 def _returning_for(obs):
     """R20: the Relic being acquired while my old Fate's Relics go back, or -1."""
-    return _first_set(obs, O_RETURN + RET_TAKE, NR)
+    return _first_set(obs, O_RETURN + RET_TAKE, C.NR)
 
 
 @njit(cache=True)
@@ -428,16 +354,16 @@ def _cover_value(obs, r, fate):
     ``fate``: the Fate I am changing to (its Relics I may collect next).
     """
     v = RELIC_VALUE[r]
-    if not R_IS_FATE[r]:
+    if not C.R_IS_FATE[r]:
         return v
-    if R_FATE[r] == fate:
+    if C.R_FATE[r] == fate:
         return v - FATE_THREAT  # one I may collect next
-    for seat in range(1, MAX_P):  # an opponent holding that Fate and not this Relic
-        o = O_RELICS + seat * NR
+    for seat in range(1, S.MAX_P):  # an opponent holding that Fate and not this Relic
+        o = O_RELICS + seat * C.NR
         if obs[o + r] > 0.0:
             continue
-        for x in range(NR):
-            if R_IS_FATE[x] and R_FATE[x] == R_FATE[r] and obs[o + x] > 0.0:
+        for x in range(C.NR):
+            if C.R_IS_FATE[x] and C.R_FATE[x] == C.R_FATE[r] and obs[o + x] > 0.0:
                 return v + FATE_THREAT
     return v
 
@@ -445,16 +371,16 @@ def _cover_value(obs, r, fate):
 @njit(cache=True)
 def _return_cover(obs, mask):
     """R20: cover the pile whose top the opponents would most like to buy."""
-    fate = R_FATE[_returning_for(obs)]
+    fate = C.R_FATE[_returning_for(obs)]
     best, bv = -1, -1e9
-    for k in range(SPOTS):
-        if mask[SPOT + SPOTS + k]:
+    for k in range(S.SPOTS):
+        if mask[S.SPOT + S.SPOTS + k]:
             o = O_RROW + k * R_SPOT_SIZE + ROW_TOP
-            for r in range(NR):
+            for r in range(C.NR):
                 if obs[o + r] > 0.5:
                     v = _cover_value(obs, r, fate)
                     if v > bv:
-                        best, bv = SPOT + SPOTS + k, v
+                        best, bv = S.SPOT + S.SPOTS + k, v
     return best
 
 
@@ -465,57 +391,57 @@ def act_one(obs, mask, rng):
     if ph == Phase.MARKET:
         return _market(obs, mask, rng)
     if ph == Phase.DRAW:
-        for f in range(FATE_DECKS):
-            if mask[FATE_DECK + f]:
-                return FATE_DECK + f
+        for f in range(S.FATE_DECKS):
+            if mask[S.FATE_DECK + f]:
+                return S.FATE_DECK + f
     if ph == Phase.CYCLE or ph == Phase.SEARCH:
-        for r in range(NR):
-            if mask[PICK_RELIC + r]:
-                return PICK_RELIC + r
-        return PASS
+        for r in range(C.NR):
+            if mask[S.PICK_RELIC + r]:
+                return S.PICK_RELIC + r
+        return S.PASS
     if ph == Phase.RAID_TARGET:
         if _party_strength(obs) < 7.0:
-            return PASS
+            return S.PASS
         best = _weakest_target(obs, mask)
-        return best if best >= 0 else PASS
+        return best if best >= 0 else S.PASS
     if ph == Phase.DEFEND:
         c = _marker(obs, 0)
         temple = 0
         defending = 0
-        for t in range(NF):
-            temple += _count(obs, O_MINE + GR_TEMPLE * NF + t)
-            defending += _count(obs, O_FIGHT + FT_DEFENDING * NF + t)
+        for t in range(C.NF):
+            temple += _count(obs, O_MINE + GR_TEMPLE * C.NF + t)
+            defending += _count(obs, O_FIGHT + FT_DEFENDING * C.NF + t)
         if c == _heart(obs, 0) or (defending == 0 and temple > 2):
             best, bv = -1, -1.0
-            for t in range(NF):
-                if mask[PICK_FAITHFUL + t] and DEFEND_VALUE[t] > bv:
-                    best, bv = PICK_FAITHFUL + t, DEFEND_VALUE[t]
+            for t in range(C.NF):
+                if mask[S.PICK_FAITHFUL + t] and DEFEND_VALUE[t] > bv:
+                    best, bv = S.PICK_FAITHFUL + t, DEFEND_VALUE[t]
             if best >= 0:
                 return best
-        return PASS
+        return S.PASS
     if ph == Phase.DISPATCH:
         seat = _defender_seat(obs)
         need = _defense_seen(obs, seat) + 1.0
         have = 0.0
-        for t in range(NF):
-            have += _count(obs, O_FIGHT + FT_DISPATCHED * NF + t) * RAID_VALUE[t]
-        if have >= need and mask[PASS]:
-            return PASS
+        for t in range(C.NF):
+            have += _count(obs, O_FIGHT + FT_DISPATCHED * C.NF + t) * RAID_VALUE[t]
+        if have >= need and mask[S.PASS]:
+            return S.PASS
         total = have + _party_strength(obs)
-        if total < need - 2.0 and mask[RETREAT]:
-            return RETREAT
+        if total < need - 2.0 and mask[S.RETREAT]:
+            return S.RETREAT
         best, bv = -1, -1.0
-        for t in range(NF):
-            if mask[PICK_FAITHFUL + t] and RAID_VALUE[t] > bv:
-                best, bv = PICK_FAITHFUL + t, RAID_VALUE[t]
+        for t in range(C.NF):
+            if mask[S.PICK_FAITHFUL + t] and RAID_VALUE[t] > bv:
+                best, bv = S.PICK_FAITHFUL + t, RAID_VALUE[t]
         if best >= 0:
             return best
-        return PASS if mask[PASS] else RETREAT
+        return S.PASS if mask[S.PASS] else S.RETREAT
     if ph == Phase.RECALL:
         best, bv = -1, -1.0
-        for t in range(NF):
-            if mask[PICK_FAITHFUL + t] and RAID_VALUE[t] > bv:
-                best, bv = PICK_FAITHFUL + t, RAID_VALUE[t]
+        for t in range(C.NF):
+            if mask[S.PICK_FAITHFUL + t] and RAID_VALUE[t] > bv:
+                best, bv = S.PICK_FAITHFUL + t, RAID_VALUE[t]
         return best
     if ph == Phase.ADVANCE:
         seat = _defender_seat(obs)
@@ -529,48 +455,48 @@ def act_one(obs, mask, rng):
         best, bd = -1, 99
         for d in range(4):
             o = neighbour(c, d)
-            if mask[DIRECTION + d] and o >= 0 and steps[o] < bd:
-                best, bd = DIRECTION + d, steps[o]
+            if mask[S.DIRECTION + d] and o >= 0 and steps[o] < bd:
+                best, bd = S.DIRECTION + d, steps[o]
         if best >= 0 and _party_strength(obs) > 0.0:
             return best
-        return RETREAT
+        return S.RETREAT
     if ph == Phase.TRAP_DISCARD:
         best, bv = -1, 99.0
-        for t in range(NF):
-            if mask[PICK_FAITHFUL + t] and RAID_VALUE[t] < bv:
-                best, bv = PICK_FAITHFUL + t, RAID_VALUE[t]
+        for t in range(C.NF):
+            if mask[S.PICK_FAITHFUL + t] and RAID_VALUE[t] < bv:
+                best, bv = S.PICK_FAITHFUL + t, RAID_VALUE[t]
         return best
     if ph == Phase.REINFORCE:
         pool = 0
-        for t in range(NF):
-            pool += _count(obs, O_MINE + GR_POOL * NF + t)
+        for t in range(C.NF):
+            pool += _count(obs, O_MINE + GR_POOL * C.NF + t)
         best, bv = -1, 0.0
-        for t in range(NF):
-            if mask[PICK_FAITHFUL + t]:
+        for t in range(C.NF):
+            if mask[S.PICK_FAITHFUL + t]:
                 v = GOLD_VALUE[t] + 0.5 * DEFEND_VALUE[t] - RAID_VALUE[t] + 2.0
                 if v > bv:
-                    best, bv = PICK_FAITHFUL + t, v
+                    best, bv = S.PICK_FAITHFUL + t, v
         if best >= 0 and pool > 1:
             return best
-        return PASS
+        return S.PASS
     if ph == Phase.PLACE_CELL or ph == Phase.PLACE_ROT or ph == Phase.FLIP_ROT \
             or ph == Phase.MOVE_CELL or ph == Phase.MOVE_ROT:
         for a in range(mask.shape[0]):
-            if mask[a] and (in_block(a, CELL, CELLS) or in_block(a, ROTATION, ROTATIONS)):
+            if mask[a] and (in_block(a, S.CELL, S.CELLS) or in_block(a, S.ROTATION, S.ROTATIONS)):
                 return a
     if ph == Phase.FINALIZE or ph == Phase.RESPOND:
         play = _fight_play(obs, mask)
         if play < 0 and ph == Phase.RESPOND and _my_life(obs) <= 6:
             play = _fate_play(obs, mask)  # heal or shield when about to fall
-        return play if play >= 0 else PASS
+        return play if play >= 0 else S.PASS
     if ph == Phase.FATE_TARGET:  # the weakest opponent
         best = _weakest_target(obs, mask)
         if best >= 0:
             return best
     if ph == Phase.ASSIGN:  # R50: the lowest die to the die-dependent Faithful
         best, bv = -1, 99.0
-        for a in range(PICK_DIE_A, PICK_DIE_A + 2 * MAX_DICE):
-            die = obs[O_COMBAT + CB_DICE + a - PICK_DIE_A]
+        for a in range(S.PICK_DIE_A, S.PICK_DIE_A + 2 * S.MAX_DICE):
+            die = obs[O_COMBAT + CB_DICE + a - S.PICK_DIE_A]
             if mask[a] and die < bv:
                 best, bv = a, die
         return best
@@ -579,7 +505,7 @@ def act_one(obs, mask, rng):
         if best >= 0:
             return best
     if ph == Phase.COVER_RELIC or ph == Phase.COVER_FAITHFUL:
-        for a in range(SPOT, SPOT + 2 * SPOTS):
+        for a in range(S.SPOT, S.SPOT + 2 * S.SPOTS):
             if mask[a]:
                 return a
     return random_legal(mask, rng)

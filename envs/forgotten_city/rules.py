@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fatezoo.envs.core.decisions import in_block, set_block
+from fatezoo.envs.core.decisions import in_block, open_where, set_block
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.rng import next_u32, shuffle
@@ -814,13 +814,9 @@ def legal_mask(rec, mask):
             if c != rec["exch_give"] and rec["supply"][c] > 0:
                 mask[A_RES + c] = 1
     elif d == Dec.GAIN_RES:
-        for c in range(NUM_COLORS):
-            if rec["supply"][c] > 0:
-                mask[A_RES + c] = 1
+        open_where(mask, A_RES, rec["supply"])
     elif d == Dec.PENALTY:
-        for c in range(NUM_COLORS):
-            if rec["res"][p, c] > 0:
-                mask[A_RES + c] = 1
+        open_where(mask, A_RES, rec["res"][p])
     elif d == Dec.BUY:
         k = rec["tree_n"][p]
         if k < TREE_SPACES and rec["insp"][p] >= TREE_COST[k]:

@@ -16,162 +16,59 @@ from fatezoo.envs.core.knowledge import KNOWN, check_knowledge
 from fatezoo.envs.core.stack import ASK, KIND, OWNER
 from fatezoo.envs.core.zones import check_conservation
 
+from . import state as S
 from .rules import card_cost
-from .state import (
-    C_A,
-    C_ARG,
-    C_C0,
-    C_C1,
-    C_CARD,
-    C_FIN,
-    C_KIND,
-    C_LEFT,
-    C_LOC,
-    C_REALM,
-    C_STEP,
-    C_WHO,
-    DEPTH,
-    E_DEFEAT_HERE_LE,
-    E_DEFEAT_HERO_LE,
-    E_DEFEAT_NAMED_HERE,
-    E_DISCARD_ALLY_HERE,
-    E_DISCARD_ALLY_LE,
-    E_DISCARD_FATE_ITEM,
-    E_DISCARD_ITEM,
-    E_DISCARD_ITEM_HERE,
-    E_FIND_HERO,
-    E_MOVE_ALLY_ANY,
-    E_MOVE_ALLY_FROM_HERE,
-    E_MOVE_HERO_ANY,
-    E_MOVE_HERO_FROM_HERE,
-    E_MOVE_NAMED_HERO,
-    E_PLAY_ALLY_FREE,
-    E_PLAY_FROM_FATE_DISCARD,
-    E_RETURN_ALLY,
-    EV_ARG,
-    EV_CAP,
-    F_A,
-    F_ARG,
-    F_EFF,
-    F_KIND,
-    F_VILLAIN,
-    FDECK,
-    FDISC,
-    FIN_FCARD,
-    FIN_NONE,
-    FIN_VCARD,
-    FLIMBO,
-    FT,
-    FZ,
-    HAND,
-    HERO0,
-    K_ACTIVATE,
-    K_ALLY,
-    K_CONDITION,
-    K_DISCARD,
-    K_EFFECT,
-    K_FHERO,
-    K_FITEM,
-    K_HERO,
-    K_ITEM,
-    K_MOVE_H,
-    K_MOVE_IA,
-    K_PLAY,
-    K_VANQ,
-    LIMBO,
-    LOC0,
-    LOC_LOCKED,
-    MAX_P,
-    MAX_POWER,
-    MUFASA,
-    NF,
-    NF_CAP,
-    NUM_ENTRY_KINDS,
-    NUM_FCARDS,
-    NUM_LOCS,
-    NUM_PHASES,
-    NUM_VILLAINS,
-    NV,
-    PH_ACT,
-    PH_ENTRY,
-    PH_FPICK,
-    PH_MOVE,
-    PH_OVER,
-    PH_PILE,
-    PH_TARGET,
-    PH_WINDOW,
-    PILE0,
-    RATIGAN,
-    REVEAL,
-    SCAR,
-    SUCC,
-    T_OPP_FATE_YOU,
-    T_OPP_PLAY_ALLY,
-    T_OPP_POWER,
-    T_OPP_VANQUISH,
-    UNUSED,
-    V_A,
-    V_ARG,
-    V_EFF,
-    V_KIND,
-    V_VILLAIN,
-    VDISC,
-    VILLAINS,
-    VQ_CAP,
-    VT,
-    VZ,
-    YZMA,
-)
 
 VZONE_NAMES = ("deck", "discard", "hand", "loc0", "loc1", "loc2", "loc3", "limbo")
 FZONE_NAMES = ("fate deck", "fate discard", "hero0", "hero1", "hero2", "hero3", "pile0", "pile1",
                "pile2", "pile3", "succession")
 
 RANGES = {
-    "num_players": Range(2, MAX_P + 1),
-    "villains_opt": Range(-1, NUM_VILLAINS, per_seat=True, absent=-1),  # -1: random
+    "num_players": Range(2, S.MAX_P + 1),
+    "villains_opt": Range(-1, S.NUM_VILLAINS, per_seat=True, absent=-1),  # -1: random
     "fate_token_opt": Range(-1, 2),  # -1: by player count
-    "villain": Range(0, NUM_VILLAINS, per_seat=True, absent=-1),
-    "power": Range(0, MAX_POWER + 1, per_seat=True),
+    "villain": Range(0, S.NUM_VILLAINS, per_seat=True, absent=-1),
+    "power": Range(0, S.MAX_POWER + 1, per_seat=True),
     "locked": Range(0, 2, per_seat=True),
-    "mover": Range(0, NUM_LOCS, per_seat=True),
+    "mover": Range(0, S.NUM_LOCS, per_seat=True),
     "used": Range(0, 2),
     "turn_player": Range(0, SEATS),
     "current_player": Range(0, SEATS),
-    "phase": Range(0, NUM_PHASES),
+    "phase": Range(0, S.NUM_PHASES),
     "token_on": Range(0, 2),
     "token": Range(-1, SEATS),
     "flip": Range(0, 2, per_seat=True),
     "goal": Range(0, 2, per_seat=True),
     "winner": Range(-1, SEATS),
     "fate_target": Range(-1, SEATS),
-    "fate_pile": Range(-1, NUM_LOCS),
-    "ent_n": Range(0, DEPTH + 1),
-    "vq_n": Range(0, VQ_CAP + 1),
-    "vz_n": Range(0, NV + 1),
-    "fz_n": Range(0, NF_CAP + 1),
-    "attach": Range(-1, NUM_FCARDS),  # below the seats' ids: by hand
-    "cev_n": Range(0, EV_CAP + 1),
+    "fate_pile": Range(-1, S.NUM_LOCS),
+    "ent_n": Range(0, S.DEPTH + 1),
+    "vq_n": Range(0, S.VQ_CAP + 1),
+    "vz_n": Range(0, S.NV + 1),
+    "fz_n": Range(0, S.NF_CAP + 1),
+    "attach": Range(-1, S.NUM_FCARDS),  # below the seats' ids: by hand
+    "cev_n": Range(0, S.EV_CAP + 1),
 }
 
 
 def _valid_params():
     """(kind, a, arg) of every ability a pending entry can carry, per villain."""
-    out = {v: {(k, 0, -1) for k in range(K_PLAY, NUM_ENTRY_KINDS)} for v in range(3)}
-    for t in range(len(V_EFF)):
-        out[int(V_VILLAIN[t])].add((int(V_EFF[t]), int(V_A[t]), int(V_ARG[t])))
-    for t in range(len(F_EFF)):
-        out[int(F_VILLAIN[t])].add((int(F_EFF[t]), int(F_A[t]), int(F_ARG[t])))
+    out = {v: {(k, 0, -1) for k in range(S.K_PLAY, S.NUM_ENTRY_KINDS)} for v in range(3)}
+    for t in range(len(S.V_EFF)):
+        out[int(S.V_VILLAIN[t])].add((int(S.V_EFF[t]), int(S.V_A[t]), int(S.V_ARG[t])))
+    for t in range(len(S.F_EFF)):
+        out[int(S.F_VILLAIN[t])].add((int(S.F_EFF[t]), int(S.F_A[t]), int(S.F_ARG[t])))
     return out
 
 
 VALID_PARAMS = _valid_params()
-HERE_KINDS = (E_DEFEAT_HERE_LE, E_DEFEAT_NAMED_HERE, E_DISCARD_ALLY_HERE, E_DISCARD_ITEM_HERE,
-              E_MOVE_HERO_FROM_HERE, E_MOVE_ALLY_FROM_HERE)
+HERE_KINDS = (S.E_DEFEAT_HERE_LE, S.E_DEFEAT_NAMED_HERE, S.E_DISCARD_ALLY_HERE,
+              S.E_DISCARD_ITEM_HERE,
+              S.E_MOVE_HERO_FROM_HERE, S.E_MOVE_ALLY_FROM_HERE)
 
 
 def _vzone(rec, s, z):
-    return [int(c) for c in rec["vz"][s * VZ + z, : rec["vz_n"][s * VZ + z]]]
+    return [int(c) for c in rec["vz"][s * S.VZ + z, : rec["vz_n"][s * S.VZ + z]]]
 
 
 def _fzone_abs(rec, z):
@@ -179,7 +76,7 @@ def _fzone_abs(rec, z):
 
 
 def _fzone(rec, s, z):
-    return _fzone_abs(rec, s * FZ + z)
+    return _fzone_abs(rec, s * S.FZ + z)
 
 
 def check_record(rec) -> None:
@@ -198,7 +95,7 @@ def check_record(rec) -> None:
          f"the villains option {vopt[:n].tolist()} for each seat (-1: any)")
     locked = rec["locked"].astype(np.int64)
     for s in range(n):
-        need((locked[s] <= LOC_LOCKED[vil[s]]).all(), f"locked[{s}]",
+        need((locked[s] <= S.LOC_LOCKED[vil[s]]).all(), f"locked[{s}]",
              "locked only where the villain's board starts locked")
     mover = rec["mover"].astype(np.int64)
     for s in range(n):
@@ -210,15 +107,15 @@ def check_record(rec) -> None:
     need(int(rec["token"]) == -1 or token_on, "token", "-1, or a seat when the token is used")
     flip, goal = rec["flip"], rec["goal"]
     for s in range(n):
-        need(not flip[s] or vil[s] == RATIGAN, f"flip[{s}]", "0 unless the seat is Ratigan")
-        need(not goal[s] or vil[s] == YZMA or (vil[s] == RATIGAN and flip[s]), f"goal[{s}]",
+        need(not flip[s] or vil[s] == S.RATIGAN, f"flip[{s}]", "0 unless the seat is Ratigan")
+        need(not goal[s] or vil[s] == S.YZMA or (vil[s] == S.RATIGAN and flip[s]), f"goal[{s}]",
              "0 unless Yzma, or a flipped Ratigan")
     ended = bool(rec["terminated"] or rec["truncated"])
     winner = int(rec["winner"])
     if rec["terminated"]:
-        need(ph == PH_OVER and winner >= 0, "winner", "a seat in a won game")
+        need(ph == S.PH_OVER and winner >= 0, "winner", "a seat in a won game")
     else:
-        need(ph != PH_OVER and winner == -1, "phase and winner",
+        need(ph != S.PH_OVER and winner == -1, "phase and winner",
              "not over, and -1, in a game not won")
     _check_cards(rec, n, vil)
     _check_knowledge(rec, n, vil)
@@ -232,30 +129,30 @@ def _check_events(rec, n, t, cur, ph, ended):
     m = int(rec["cev_n"][0])
     need(not cev[m:].any(), "cev", "0 past cev_n")
     need(m == 0 or not ended, "cev_n", "0 in an ended game")
-    need(m == 0 or ph in (PH_PILE, PH_FPICK, PH_ENTRY, PH_WINDOW), "cev_n",
+    need(m == 0 or ph in (S.PH_PILE, S.PH_FPICK, S.PH_ENTRY, S.PH_WINDOW), "cev_n",
          "0 outside a Fate action, a pending choice or a Condition window")
     top_ask = 0
     for i in range(m):
-        kind, owner, ask, arg = cev[i, KIND], cev[i, OWNER], cev[i, ASK], cev[i, EV_ARG]
+        kind, owner, ask, arg = cev[i, KIND], cev[i, OWNER], cev[i, ASK], cev[i, S.EV_ARG]
         where = f"cev[{i}]"
-        need(kind in (T_OPP_VANQUISH, T_OPP_POWER, T_OPP_PLAY_ALLY, T_OPP_FATE_YOU),
+        need(kind in (S.T_OPP_VANQUISH, S.T_OPP_POWER, S.T_OPP_PLAY_ALLY, S.T_OPP_FATE_YOU),
              f"{where} trigger", "a trigger code 1-4")
         need(owner == t, f"{where} owner", "the turn player")
         need(0 <= ask < n and (ask == 0 or i == m - 1), f"{where} ask",
              f"in [0, {n}), 0 below the top event")
-        ok = {T_OPP_VANQUISH: arg == 0, T_OPP_POWER: 0 < arg <= 20,
-              T_OPP_PLAY_ALLY: 0 <= arg <= 20, T_OPP_FATE_YOU: 0 <= arg < n and arg != t}
+        ok = {S.T_OPP_VANQUISH: arg == 0, S.T_OPP_POWER: 0 < arg <= 20,
+              S.T_OPP_PLAY_ALLY: 0 <= arg <= 20, S.T_OPP_FATE_YOU: 0 <= arg < n and arg != t}
         need(ok[kind], f"{where} amount", "0 (Vanquish), Power 1-20, Strength 0-20 "
              "or an opponent seat (Fate)")
         top_ask = ask
-    if ph == PH_WINDOW and not ended:
+    if ph == S.PH_WINDOW and not ended:
         need(m >= 1 and top_ask >= 1 and cur == (t + top_ask) % n, "a Condition window",
              "an event with the asked seat deciding")
         need(int(rec["ent_n"]) == 0 and int(rec["fate_target"]) == -1
-             and int(rec["fate_pile"]) == -1 and not _fzone_abs(rec, REVEAL)
-             and not _fzone_abs(rec, FLIMBO), "a Condition window",
+             and int(rec["fate_pile"]) == -1 and not _fzone_abs(rec, S.REVEAL)
+             and not _fzone_abs(rec, S.FLIMBO), "a Condition window",
              "with no pending choice and no Fate action")
-    if ph == PH_ENTRY and m and top_ask:
+    if ph == S.PH_ENTRY and m and top_ask:
         need(cur != t, "a pending choice during a Condition window",
              "the Condition's owner deciding")
 
@@ -274,64 +171,64 @@ def _first_bad(ok, zones, names, want):
 
 def _check_cards(rec, n, vil):
     vz_n, fz_n = rec["vz_n"], rec["fz_n"]
-    need(not vz_n[n * VZ:].any(), "villain zones of absent seats", "empty")
-    need(not fz_n[n * FZ: MAX_P * FZ].any(), "Fate zones of absent seats", "empty")
-    names = [f"seat {s} {z}" for s in range(MAX_P) for z in VZONE_NAMES]
-    check_conservation([(rec["vz"], vz_n)], NV * n, names)
-    fnames = [f"seat {s} {z}" for s in range(MAX_P) for z in FZONE_NAMES] + [
+    need(not vz_n[n * S.VZ:].any(), "villain zones of absent seats", "empty")
+    need(not fz_n[n * S.FZ: S.MAX_P * S.FZ].any(), "Fate zones of absent seats", "empty")
+    names = [f"seat {s} {z}" for s in range(S.MAX_P) for z in VZONE_NAMES]
+    check_conservation([(rec["vz"], vz_n)], S.NV * n, names)
+    fnames = [f"seat {s} {z}" for s in range(S.MAX_P) for z in FZONE_NAMES] + [
         "revealed", "fate limbo", "unused"]
-    check_conservation([(rec["fz"], fz_n)], NF_CAP * n, fnames)
+    check_conservation([(rec["fz"], fz_n)], S.NF_CAP * n, fnames)
     attach = rec["attach"].astype(np.int64)
-    need(((attach >= -1) & (attach < NF_CAP * n)).all(), "attach", "-1 or a Fate card id")
+    need(((attach >= -1) & (attach < S.NF_CAP * n)).all(), "attach", "-1 or a Fate card id")
     locked = rec["locked"].astype(np.int64)
     # villain cards: each in a zone of its owner; Allies and Items below unlocked locations;
     # only Effects in limbo
-    zones, cards = _flat(rec["vz"], vz_n, NV)
-    seat, z = zones // VZ, zones % VZ
-    _first_bad(cards // NV == seat, zones, names, "holding only its seat's villain cards")
-    kinds = V_KIND[VT[vil[seat], cards % NV]]
-    at_loc = (z >= LOC0) & (z < LOC0 + 4)
-    _first_bad(~at_loc | (kinds == K_ALLY) | (kinds == K_ITEM), zones, names,
+    zones, cards = _flat(rec["vz"], vz_n, S.NV)
+    seat, z = zones // S.VZ, zones % S.VZ
+    _first_bad(cards // S.NV == seat, zones, names, "holding only its seat's villain cards")
+    kinds = S.V_KIND[S.VT[vil[seat], cards % S.NV]]
+    at_loc = (z >= S.LOC0) & (z < S.LOC0 + 4)
+    _first_bad(~at_loc | (kinds == S.K_ALLY) | (kinds == S.K_ITEM), zones, names,
                "Allies and Items only")
-    _first_bad(~at_loc | (locked[seat, np.clip(z - LOC0, 0, 3)] == 0), zones, names,
+    _first_bad(~at_loc | (locked[seat, np.clip(z - S.LOC0, 0, 3)] == 0), zones, names,
                "empty while locked")
-    _first_bad((z != LIMBO) | (kinds == K_EFFECT) | (kinds == K_CONDITION), zones, names,
+    _first_bad((z != S.LIMBO) | (kinds == S.K_EFFECT) | (kinds == S.K_CONDITION), zones, names,
                "Effects and Conditions only")
     # Fate cards of the seats' zones
-    zones, cards = _flat(rec["fz"][: n * FZ], fz_n[: n * FZ], NF_CAP)
-    seat, z = zones // FZ, zones % FZ
-    _first_bad((cards // NF_CAP == seat) & (cards % NF_CAP < NF[vil[seat]]), zones, fnames,
+    zones, cards = _flat(rec["fz"][: n * S.FZ], fz_n[: n * S.FZ], S.NF_CAP)
+    seat, z = zones // S.FZ, zones % S.FZ
+    _first_bad((cards // S.NF_CAP == seat) & (cards % S.NF_CAP < S.NF[vil[seat]]), zones, fnames,
                "holding only its seat's Fate cards")
-    types = FT[vil[seat], cards % NF_CAP]
-    kinds = F_KIND[types]
-    at_hero = (z >= HERO0) & (z < HERO0 + 4)
-    _first_bad(~at_hero | (locked[seat, np.clip(z - HERO0, 0, 3)] == 0), zones, fnames,
+    types = S.FT[vil[seat], cards % S.NF_CAP]
+    kinds = S.F_KIND[types]
+    at_hero = (z >= S.HERO0) & (z < S.HERO0 + 4)
+    _first_bad(~at_hero | (locked[seat, np.clip(z - S.HERO0, 0, 3)] == 0), zones, fnames,
                "empty while locked")
     _first_bad(at_hero | (attach[cards] == -1), zones, fnames,
                "holding no attached Item (attach -1)")
-    _first_bad(~at_hero | (kinds == K_HERO) | (kinds == K_ITEM), zones, fnames,
+    _first_bad(~at_hero | (kinds == S.K_HERO) | (kinds == S.K_ITEM), zones, fnames,
                "Heroes and attached Items only")
-    _first_bad(~at_hero | (kinds != K_HERO) | (attach[cards] == -1), zones, fnames,
+    _first_bad(~at_hero | (kinds != S.K_HERO) | (attach[cards] == -1), zones, fnames,
                "Heroes with attach -1")
-    items = at_hero & (kinds == K_ITEM)
+    items = at_hero & (kinds == S.K_ITEM)
     for c, zz in zip(cards[items], zones[items]):
         h = attach[c]
-        need(h >= 0 and h in cards[zones == zz] and F_KIND[FT[vil[zz // FZ], h % NF_CAP]]
-             == K_HERO, f"attach[{c}]", "a Hero at the Item's location")
-    at_pile = (z >= PILE0) & (z < PILE0 + 4)
-    _first_bad(~at_pile | (vil[seat] == YZMA), zones, fnames, "empty unless Yzma")
-    _first_bad((z != FDECK) | (vil[seat] != YZMA), zones, fnames, "empty for Yzma")
-    succ = z == SUCC
-    _first_bad(~succ | ((vil[seat] == SCAR) & (kinds == K_HERO)), zones, fnames,
+        need(h >= 0 and h in cards[zones == zz] and S.F_KIND[S.FT[vil[zz // S.FZ], h % S.NF_CAP]]
+             == S.K_HERO, f"attach[{c}]", "a Hero at the Item's location")
+    at_pile = (z >= S.PILE0) & (z < S.PILE0 + 4)
+    _first_bad(~at_pile | (vil[seat] == S.YZMA), zones, fnames, "empty unless Yzma")
+    _first_bad((z != S.FDECK) | (vil[seat] != S.YZMA), zones, fnames, "empty for Yzma")
+    succ = z == S.SUCC
+    _first_bad(~succ | ((vil[seat] == S.SCAR) & (kinds == S.K_HERO)), zones, fnames,
                "Scar's defeated Heroes")
     for s in range(n):
         here = types[succ & (seat == s)]
-        need(not here.size or (here == MUFASA).any(), f"seat {s} succession",
+        need(not here.size or (here == S.MUFASA).any(), f"seat {s} succession",
              "holding Mufasa (he goes there first)")
-    unused = _fzone_abs(rec, UNUSED)
-    spare = [s * NF_CAP + k for s in range(n) for k in range(NF[vil[s]], NF_CAP)]
+    unused = _fzone_abs(rec, S.UNUSED)
+    spare = [s * S.NF_CAP + k for s in range(n) for k in range(S.NF[vil[s]], S.NF_CAP)]
     need(sorted(unused) == spare, "unused Fate zone", f"the spare ids {spare}")
-    for zz in (REVEAL, FLIMBO):
+    for zz in (S.REVEAL, S.FLIMBO):
         need(all(attach[c] == -1 for c in _fzone_abs(rec, zz)), "attach",
              "-1 for a card not above a location")
 
@@ -341,35 +238,35 @@ def _check_knowledge(rec, n, vil):
     check_knowledge(vk, n)
     check_knowledge(fk, n)
     need(not vk[n:].any() and not fk[n:].any(), "knowledge of absent seats", "0")
-    zones, cards = _flat(rec["vz"], rec["vz_n"], NV)
-    z = zones % VZ
-    hand = z == HAND
-    need((vk[zones[hand] // VZ, cards[hand]] == KNOWN).all(), "every hand card",
+    zones, cards = _flat(rec["vz"], rec["vz_n"], S.NV)
+    z = zones % S.VZ
+    hand = z == S.HAND
+    need((vk[zones[hand] // S.VZ, cards[hand]] == KNOWN).all(), "every hand card",
          "known to its owner")
-    public = (z == VDISC) | (z == LIMBO) | ((z >= LOC0) & (z < LOC0 + 4))
+    public = (z == S.VDISC) | (z == S.LIMBO) | ((z >= S.LOC0) & (z < S.LOC0 + 4))
     need((vk[:n][:, cards[public]] == KNOWN).all(), "every face-up villain card",
          "known to every player")
-    zones, cards = _flat(rec["fz"], rec["fz_n"], NF_CAP)
-    z = zones % FZ
-    public = (zones >= REVEAL) & (zones <= FLIMBO)
-    public |= (zones < MAX_P * FZ) & ((z == FDISC) | (z == SUCC) | ((z >= HERO0)
-                                                                    & (z < HERO0 + 4)))
+    zones, cards = _flat(rec["fz"], rec["fz_n"], S.NF_CAP)
+    z = zones % S.FZ
+    public = (zones >= S.REVEAL) & (zones <= S.FLIMBO)
+    public |= (zones < S.MAX_P * S.FZ) & ((z == S.FDISC) | (z == S.SUCC) | ((z >= S.HERO0)
+                                                                    & (z < S.HERO0 + 4)))
     need((fk[:n][:, cards[public]] == KNOWN).all(), "every face-up Fate card",
          "known to every player")
 
 
 def _hero_at(rec, s, loc, c, v):
-    return c in _fzone(rec, s, HERO0 + loc) and F_KIND[FT[v, c % NF_CAP]] == K_HERO
+    return c in _fzone(rec, s, S.HERO0 + loc) and S.F_KIND[S.FT[v, c % S.NF_CAP]] == S.K_HERO
 
 
 # steps of each kind that waits for a choice
-STEPS = {K_PLAY: 2, K_ACTIVATE: 2, K_MOVE_IA: 3, K_MOVE_H: 3, K_VANQ: 3, K_DISCARD: 1,
-         K_FHERO: 1, K_FITEM: 2, E_PLAY_ALLY_FREE: 2, E_MOVE_ALLY_ANY: 3,
-         E_MOVE_HERO_ANY: 3, E_DEFEAT_HERO_LE: 2, E_DISCARD_FATE_ITEM: 2,
-         E_MOVE_NAMED_HERO: 1, E_MOVE_HERO_FROM_HERE: 2, E_MOVE_ALLY_FROM_HERE: 2,
-         E_DEFEAT_HERE_LE: 1, E_DEFEAT_NAMED_HERE: 1, E_DISCARD_ALLY_LE: 2,
-         E_DISCARD_ITEM: 2, E_DISCARD_ALLY_HERE: 1, E_DISCARD_ITEM_HERE: 1,
-         E_RETURN_ALLY: 1, E_FIND_HERO: 1, E_PLAY_FROM_FATE_DISCARD: 2}
+STEPS = {S.K_PLAY: 2, S.K_ACTIVATE: 2, S.K_MOVE_IA: 3, S.K_MOVE_H: 3, S.K_VANQ: 3, S.K_DISCARD: 1,
+         S.K_FHERO: 1, S.K_FITEM: 2, S.E_PLAY_ALLY_FREE: 2, S.E_MOVE_ALLY_ANY: 3,
+         S.E_MOVE_HERO_ANY: 3, S.E_DEFEAT_HERO_LE: 2, S.E_DISCARD_FATE_ITEM: 2,
+         S.E_MOVE_NAMED_HERO: 1, S.E_MOVE_HERO_FROM_HERE: 2, S.E_MOVE_ALLY_FROM_HERE: 2,
+         S.E_DEFEAT_HERE_LE: 1, S.E_DEFEAT_NAMED_HERE: 1, S.E_DISCARD_ALLY_LE: 2,
+         S.E_DISCARD_ITEM: 2, S.E_DISCARD_ALLY_HERE: 1, S.E_DISCARD_ITEM_HERE: 1,
+         S.E_RETURN_ALLY: 1, S.E_FIND_HERO: 1, S.E_PLAY_FROM_FATE_DISCARD: 2}
 
 
 def _check_entries(rec, n, vil, t, cur, ph, ended):
@@ -378,86 +275,86 @@ def _check_entries(rec, n, vil, t, cur, ph, ended):
     m = int(rec["ent_n"])
     need((ent[m:] == -1).all(), "ent", "-1 past ent_n")
     vq_n = int(rec["vq_n"])
-    need((rec["vq"][vq_n:] == -1).all(), "vq_n and vq", f"in [0, {VQ_CAP}], -1 past vq_n")
+    need((rec["vq"][vq_n:] == -1).all(), "vq_n and vq", f"in [0, {S.VQ_CAP}], -1 past vq_n")
     _check_entry_phase(rec, n, vil, t, cur, ph, ended, ent, m, vq_n)
     limbo_cards, fin_f = [], []
     for i in range(m):
         _check_entry(rec, n, vil, ent[i], f"ent[{i}]", limbo_cards, fin_f)
         if i < m - 1:
             e = ent[i]
-            need(e[C_KIND] == E_MOVE_ALLY_ANY and e[C_STEP] == 0 and e[C_C0] == -1
-                 and e[C_C1] == -1, f"ent[{i}]",
+            need(e[S.C_KIND] == S.E_MOVE_ALLY_ANY and e[S.C_STEP] == 0 and e[S.C_C0] == -1
+                 and e[S.C_C1] == -1, f"ent[{i}]",
                  "a paused Move of Allies (only it waits under a trigger)")
         else:
             _check_top_entry(rec, vil, ent[i], f"ent[{i}]", vq_n)
     for s in range(n):
-        need(sorted(_vzone(rec, s, LIMBO)) == sorted(c for c in limbo_cards if c // NV == s),
+        need(sorted(_vzone(rec, s, S.LIMBO)) == sorted(c for c in limbo_cards if c // S.NV == s),
              f"seat {s} limbo", "the Effects the pending choices resolve")
-    need(sorted(_fzone_abs(rec, FLIMBO)) == sorted(fin_f), "fate limbo",
+    need(sorted(_fzone_abs(rec, S.FLIMBO)) == sorted(fin_f), "fate limbo",
          "the Fate card being played")
-    need(m == 0 or ph == PH_ENTRY or ended, "phase", "the choice phase while choices wait")
+    need(m == 0 or ph == S.PH_ENTRY or ended, "phase", "the choice phase while choices wait")
 
 
 def _check_entry_phase(rec, n, vil, t, cur, ph, ended, ent, m, vq_n):
     """What each phase allows of the entries, the Fate action and who decides."""
     ft, fp = int(rec["fate_target"]), int(rec["fate_pile"])
-    reveal, flimbo = _fzone_abs(rec, REVEAL), _fzone_abs(rec, FLIMBO)
+    reveal, flimbo = _fzone_abs(rec, S.REVEAL), _fzone_abs(rec, S.FLIMBO)
     if ended:
         need(m == 0 and not reveal and not flimbo and vq_n == 0, "an ended game",
              "with nothing pending")
         return
-    want = {PH_MOVE: "move", PH_ACT: "actions", PH_TARGET: "target"}
+    want = {S.PH_MOVE: "move", S.PH_ACT: "actions", S.PH_TARGET: "target"}
     if ph in want:
         need(m == 0 and ft == -1 and fp == -1 and cur == t and not reveal
              and not flimbo and vq_n == 0, f"a {want[ph]} phase",
              "with no pending choice, no Fate action, the turn player deciding")
-    if ph == PH_MOVE:
+    if ph == S.PH_MOVE:
         need(not rec["used"].any(), "used", "0 before the move")
-    if ph in (PH_PILE, PH_FPICK):
+    if ph in (S.PH_PILE, S.PH_FPICK):
         need(m == 0 and cur == t and 0 <= ft < n and ft != t and vq_n == 0
              and not flimbo, "a Fate phase", "the turn player choosing against an opponent")
-        if ph == PH_PILE:
-            need(vil[ft] == YZMA and fp == -1 and not reveal, "fate_target",
+        if ph == S.PH_PILE:
+            need(vil[ft] == S.YZMA and fp == -1 and not reveal, "fate_target",
                  "Yzma, with no pile chosen yet")
-        elif vil[ft] == YZMA:
-            need(0 <= fp < 4 and rec["fz_n"][ft * FZ + PILE0 + fp] > 0 and not reveal,
+        elif vil[ft] == S.YZMA:
+            need(0 <= fp < 4 and rec["fz_n"][ft * S.FZ + S.PILE0 + fp] > 0 and not reveal,
                  "fate_pile", "a non-empty pile of the target")
         else:
             need(fp == -1 and 1 <= len(reveal) <= 2
-                 and all(c // NF_CAP == ft for c in reveal), "revealed cards",
+                 and all(c // S.NF_CAP == ft for c in reveal), "revealed cards",
                  "one or two of the target's Fate cards")
-    if ph == PH_ENTRY:
+    if ph == S.PH_ENTRY:
         need(m >= 1 and not reveal, "a pending choice", "present, nothing revealed")
         need(ft == -1 or (0 <= ft < n and ft != t), "fate_target", "-1 or an opponent")
-        need(fp == -1 or (0 <= ft and vil[ft] == YZMA and 0 <= fp < 4), "fate_pile",
+        need(fp == -1 or (0 <= ft and vil[ft] == S.YZMA and 0 <= fp < 4), "fate_pile",
              "-1 or a pile of a Yzma target")
-        need(cur == ent[m - 1, C_WHO], "current_player", "the seat the choice asks")
+        need(cur == ent[m - 1, S.C_WHO], "current_player", "the seat the choice asks")
 
 
 def _check_entry(rec, n, vil, e, where, limbo_cards, fin_f):
     """One entry's seats, parameters, card and location (any entry of the stack)."""
-    k, s, who = e[C_KIND], e[C_REALM], e[C_WHO]
+    k, s, who = e[S.C_KIND], e[S.C_REALM], e[S.C_WHO]
     need(0 <= s < n and 0 <= who < n, f"{where} realm and who", f"seats in [0, {n})")
     v = vil[s]
-    need((k, e[C_A], e[C_ARG]) in VALID_PARAMS[v], f"{where} kind and parameters",
-         f"an ability or action of {VILLAINS[v]}")
-    loc, card, fin = e[C_LOC], e[C_CARD], e[C_FIN]
-    need(-1 <= card < NV * MAX_P and fin in (FIN_NONE, FIN_VCARD, FIN_FCARD),
+    need((k, e[S.C_A], e[S.C_ARG]) in VALID_PARAMS[v], f"{where} kind and parameters",
+         f"an ability or action of {S.VILLAINS[v]}")
+    loc, card, fin = e[S.C_LOC], e[S.C_CARD], e[S.C_FIN]
+    need(-1 <= card < S.NV * S.MAX_P and fin in (S.FIN_NONE, S.FIN_VCARD, S.FIN_FCARD),
          f"{where} card and fin", "a card id or -1, fin 0-2")
     need(loc == -1 or (0 <= loc < 4 and rec["locked"][s, loc] == 0), f"{where} loc",
          "-1 or an unlocked location")
-    need(0 <= e[C_LEFT] <= max(e[C_A], 0), f"{where} left", "in [0, its parameter]")
-    if fin == FIN_VCARD:
-        need(card in _vzone(rec, s, LIMBO), f"{where} card",
+    need(0 <= e[S.C_LEFT] <= max(e[S.C_A], 0), f"{where} left", "in [0, its parameter]")
+    if fin == S.FIN_VCARD:
+        need(card in _vzone(rec, s, S.LIMBO), f"{where} card",
              "the Effect resolving in its limbo")
         limbo_cards.append(card)
-    if fin == FIN_FCARD:
-        need(card in _fzone_abs(rec, FLIMBO) and card // NF_CAP == s, f"{where} card",
+    if fin == S.FIN_FCARD:
+        need(card in _fzone_abs(rec, S.FLIMBO) and card // S.NF_CAP == s, f"{where} card",
              "the Fate card being played")
         fin_f.append(card)
-    if k in (K_FHERO, K_FITEM):
-        want_kind = K_HERO if k == K_FHERO else K_ITEM
-        need(F_KIND[FT[v, card % NF_CAP]] == want_kind and fin == FIN_FCARD,
+    if k in (S.K_FHERO, S.K_FITEM):
+        want_kind = S.K_HERO if k == S.K_FHERO else S.K_ITEM
+        need(S.F_KIND[S.FT[v, card % S.NF_CAP]] == want_kind and fin == S.FIN_FCARD,
              f"{where} card", "a Hero (Fate Hero) or an Item (Fate Item)")
     if k in HERE_KINDS:
         need(loc >= 0, f"{where} loc", "the location of its card")
@@ -465,16 +362,16 @@ def _check_entry(rec, n, vil, e, where, limbo_cards, fin_f):
 
 def _check_top_entry(rec, vil, e, where, vq_n):
     """The deciding entry: its step, its choices so far (by kind), the Vanquish's Allies."""
-    k, s, st = e[C_KIND], e[C_REALM], e[C_STEP]
+    k, s, st = e[S.C_KIND], e[S.C_REALM], e[S.C_STEP]
     need(k in STEPS, f"{where} kind", "a kind that waits for a choice")
     need(0 <= st < STEPS[k], f"{where} step", f"in [0, {STEPS[k]})")
     need(CHOICES.get(k, _location_choices)(rec, e, s, vil[s]), f"{where} choices",
          "a reachable choice for its step")
-    if k == K_VANQ and st == 2:
+    if k == S.K_VANQ and st == 2:
         chosen = [int(c) for c in rec["vq"][:vq_n]]
-        here = _vzone(rec, s, LOC0 + e[C_C0])
+        here = _vzone(rec, s, S.LOC0 + e[S.C_C0])
         need(len(set(chosen)) == vq_n and all(
-            c in here and V_KIND[VT[vil[s], c % NV]] == K_ALLY for c in chosen), "vq",
+            c in here and S.V_KIND[S.VT[vil[s], c % S.NV]] == S.K_ALLY for c in chosen), "vq",
             "distinct Allies at the Vanquish location")
     else:
         need(vq_n == 0, "vq_n", "0 outside a Vanquish")
@@ -486,62 +383,62 @@ def _check_top_entry(rec, vil, e, where, vq_n):
 
 def _play_choices(rec, e, s, v):
     """PLAY, PLAY_ALLY_FREE: the card chosen from the hand (shown to all), then nothing."""
-    c0 = e[C_C0]
-    if e[C_STEP] == 0:
-        return c0 == -1 and e[C_C1] == -1
-    t = VT[v, c0 % NV]
-    if e[C_KIND] == K_PLAY:
-        ok = V_KIND[t] in (K_ALLY, K_ITEM) and card_cost(rec, s, t) <= rec["power"][s]
+    c0 = e[S.C_C0]
+    if e[S.C_STEP] == 0:
+        return c0 == -1 and e[S.C_C1] == -1
+    t = S.VT[v, c0 % S.NV]
+    if e[S.C_KIND] == S.K_PLAY:
+        ok = S.V_KIND[t] in (S.K_ALLY, S.K_ITEM) and card_cost(rec, s, t) <= rec["power"][s]
     else:
-        ok = V_KIND[t] == K_ALLY
-    ok = ok and c0 in _vzone(rec, s, HAND)
+        ok = S.V_KIND[t] == S.K_ALLY
+    ok = ok and c0 in _vzone(rec, s, S.HAND)
     n = int(rec["num_players"])
-    return ok and bool((rec["vknown"][:n, c0] == KNOWN).all()) and e[C_C1] == -1
+    return ok and bool((rec["vknown"][:n, c0] == KNOWN).all()) and e[S.C_C1] == -1
 
 
 def _fate_discard_choices(rec, e, s, v):
     """PLAY_FROM_FATE_DISCARD: the Hero chosen from the Fate discard pile."""
-    c0 = e[C_C0]
-    if e[C_STEP] == 0:
-        return c0 == -1 and e[C_C1] == -1
-    return (c0 in _fzone(rec, s, FDISC) and F_KIND[FT[v, c0 % NF_CAP]] == K_HERO
-            and e[C_C1] == -1)
+    c0 = e[S.C_C0]
+    if e[S.C_STEP] == 0:
+        return c0 == -1 and e[S.C_C1] == -1
+    return (c0 in _fzone(rec, s, S.FDISC) and S.F_KIND[S.FT[v, c0 % S.NF_CAP]] == S.K_HERO
+            and e[S.C_C1] == -1)
 
 
 def _here_choices(rec, e, s, v):
     """MOVE_HERO_FROM_HERE, MOVE_ALLY_FROM_HERE: the Hero or Ally at the card's location."""
-    c1, loc = e[C_C1], e[C_LOC]
-    if e[C_C0] != -1 or e[C_STEP] == 0:
-        return e[C_C0] == -1 and c1 == -1
-    if e[C_KIND] == E_MOVE_HERO_FROM_HERE:
+    c1, loc = e[S.C_C1], e[S.C_LOC]
+    if e[S.C_C0] != -1 or e[S.C_STEP] == 0:
+        return e[S.C_C0] == -1 and c1 == -1
+    if e[S.C_KIND] == S.E_MOVE_HERO_FROM_HERE:
         return _hero_at(rec, s, loc, c1, v)
-    return c1 in _vzone(rec, s, LOC0 + loc) and V_KIND[VT[v, c1 % NV]] == K_ALLY
+    return c1 in _vzone(rec, s, S.LOC0 + loc) and S.V_KIND[S.VT[v, c1 % S.NV]] == S.K_ALLY
 
 
 def _fate_item_choices(rec, e, s, v):
     """FATE_ITEM: the location chosen when the card names none."""
-    c0 = e[C_C0]
-    if e[C_STEP] == 0:
-        return c0 == -1 and e[C_C1] == -1
-    return e[C_LOC] == -1 and 0 <= c0 < 4 and e[C_C1] == -1
+    c0 = e[S.C_C0]
+    if e[S.C_STEP] == 0:
+        return c0 == -1 and e[S.C_C1] == -1
+    return e[S.C_LOC] == -1 and 0 <= c0 < 4 and e[S.C_C1] == -1
 
 
 def _location_choices(rec, e, s, v):
     """Every other kind: an unlocked location (step 1), then a Hero there (step 2)."""
-    c0, c1, st = e[C_C0], e[C_C1], e[C_STEP]
+    c0, c1, st = e[S.C_C0], e[S.C_C1], e[S.C_STEP]
     if st == 0:
         return c0 == -1 and c1 == -1
     if not (0 <= c0 < 4 and rec["locked"][s, c0] == 0):
         return False
     if st == 1:
         return c1 == -1
-    if e[C_KIND] in (K_MOVE_IA, E_MOVE_ALLY_ANY):
-        return c1 in _vzone(rec, s, LOC0 + c0) and (
-            e[C_KIND] == K_MOVE_IA or V_KIND[VT[v, c1 % NV]] == K_ALLY)
+    if e[S.C_KIND] in (S.K_MOVE_IA, S.E_MOVE_ALLY_ANY):
+        return c1 in _vzone(rec, s, S.LOC0 + c0) and (
+            e[S.C_KIND] == S.K_MOVE_IA or S.V_KIND[S.VT[v, c1 % S.NV]] == S.K_ALLY)
     return _hero_at(rec, s, c0, c1, v)
 
 
-CHOICES = {K_PLAY: _play_choices, E_PLAY_ALLY_FREE: _play_choices,
-           E_PLAY_FROM_FATE_DISCARD: _fate_discard_choices,
-           E_MOVE_HERO_FROM_HERE: _here_choices, E_MOVE_ALLY_FROM_HERE: _here_choices,
-           K_FITEM: _fate_item_choices}
+CHOICES = {S.K_PLAY: _play_choices, S.E_PLAY_ALLY_FREE: _play_choices,
+           S.E_PLAY_FROM_FATE_DISCARD: _fate_discard_choices,
+           S.E_MOVE_HERO_FROM_HERE: _here_choices, S.E_MOVE_ALLY_FROM_HERE: _here_choices,
+           S.K_FITEM: _fate_item_choices}

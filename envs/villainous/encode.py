@@ -14,62 +14,10 @@ from fatezoo.envs.core.knowledge import KNOWN
 from fatezoo.envs.core.layout import ObsField, ObsLayout
 from fatezoo.envs.core.stack import encode_stack
 
+from . import state as S
 from .rules import ftype, queen_cost, vq_total, vtype
-from .state import (
-    C_A,
-    C_C0,
-    C_KIND,
-    C_LEFT,
-    C_LOC,
-    C_REALM,
-    C_STEP,
-    E_HERO_MINUS,
-    E_ITEM_STR,
-    E_PLAY_ALLY_FREE,
-    E_PLAY_FROM_FATE_DISCARD,
-    EV_CODEC,
-    F_A,
-    F_EFF,
-    F_KIND,
-    F_LOCAL,
-    F_STR,
-    FDECK,
-    FDISC,
-    FLIMBO,
-    FT,
-    FZ,
-    HAND,
-    HERO0,
-    K_ALLY,
-    K_HERO,
-    K_PLAY,
-    LOC0,
-    MAX_P,
-    NF_CAP,
-    NFL,
-    NUM_ENTRY_KINDS,
-    NUM_LOCS,
-    NUM_PHASES,
-    NUM_VILLAINS,
-    NV,
-    NVL,
-    PALACE,
-    PILE0,
-    QUEEN_COST,
-    RATIGAN,
-    REVEAL,
-    SUCC,
-    V_A,
-    V_EFF,
-    V_KIND,
-    V_LOCAL,
-    VDECK,
-    VDISC,
-    VT,
-    VZ,
-)
 
-L = NUM_LOCS
+L = S.NUM_LOCS
 # the scales, one per quantity; every reader of the observation multiplies back by these
 VCOPY_SCALE = 6.0  # villain cards of a type (Realm, hands, decks, discards, Vanquish)
 FCOPY_SCALE = 3.0  # Fate cards of a type (Realm, discards, Succession)
@@ -90,7 +38,7 @@ ME = 0  # the viewer's relative seat (seats are relative: 1 the next in turn ord
 ENTRY_STEPS = 4
 EN_STEP = 0
 EN_REALM = EN_STEP + ENTRY_STEPS
-EN_LOC = EN_REALM + MAX_P
+EN_LOC = EN_REALM + S.MAX_P
 EN_C0 = EN_LOC + L
 EN_LEFT = EN_C0 + L
 EN_ARG = EN_LEFT + 1
@@ -100,60 +48,61 @@ ENTRY_SIZE = EN_ARG + 1
 SIZE_PARTS = ("hand", "vdeck", "vdisc", "fdeck", "fdisc")
 Z_HAND, Z_VDECK, Z_VDISC, Z_FDECK, Z_FDISC = range(len(SIZE_PARTS))
 # a seat's Succession pile: counts by local Fate type (NFL), then its Strength
-SUCC_STR = NFL
-SUCC_SIZE = NFL + 1
+SUCC_STR = S.NFL
+SUCC_SIZE = S.NFL + 1
 # a seat's objective: Queen's Cost / QUEEN_COST, Ratigan flipped, event objective met,
 # Buckingham Palace unlocked
 OBJ_PARTS = ("queen_cost", "flipped", "goal", "palace_open")
 OB_QUEEN, OB_FLIP, OB_GOAL, OB_PALACE = range(len(OBJ_PARTS))
 # the Fate token: holder (seat one-hot), then whether it is in use
-TOKEN_ON = MAX_P
+TOKEN_ON = S.MAX_P
 # the Vanquish: Allies chosen by local villain type (NVL), then their total Strength
-VQ_TOTAL = NVL
+VQ_TOTAL = S.NVL
 
 OBS = ObsLayout((
-    ObsField("phase", (NUM_PHASES,), "one-hot: move, actions, Fate target, Yzma pile, Fate "
+    ObsField("phase", (S.NUM_PHASES,), "one-hot: move, actions, Fate target, Yzma pile, Fate "
                                      "card, choice, Condition window, over"),
-    ObsField("entry_kind", (NUM_ENTRY_KINDS,), "one-hot kind of the pending choice (an "
+    ObsField("entry_kind", (S.NUM_ENTRY_KINDS,), "one-hot kind of the pending choice (an "
                                                "ability's instruction or an action)"),
     ObsField("entry", (ENTRY_SIZE,), "its step (one-hot 4), Realm (seat one-hot),"
                                                 " its card's location, the chosen location, "
                                                 "moves left/3, parameter/6"),
-    ObsField("turn_seat", (MAX_P,), "one-hot seat whose turn it is"),
-    ObsField("seats", (MAX_P,), "1 for each seat in the game"),
-    ObsField("villain", (MAX_P, NUM_VILLAINS), "each seat's villain: Scar, Yzma, Ratigan"),
-    ObsField("power", (MAX_P,), "Power / 20 (1 at 20 or more)"),
-    ObsField("sizes", (MAX_P, len(SIZE_PARTS)),
+    ObsField("turn_seat", (S.MAX_P,), "one-hot seat whose turn it is"),
+    ObsField("seats", (S.MAX_P,), "1 for each seat in the game"),
+    ObsField("villain", (S.MAX_P, S.NUM_VILLAINS), "each seat's villain: Scar, Yzma, Ratigan"),
+    ObsField("power", (S.MAX_P,), "Power / 20 (1 at 20 or more)"),
+    ObsField("sizes", (S.MAX_P, len(SIZE_PARTS)),
              "hand, villain deck, villain discard /30; Fate deck, Fate discard /16"),
-    ObsField("mover", (MAX_P, L), "one-hot location of each mover"),
-    ObsField("locked", (MAX_P, L), "1 for a locked location"),
+    ObsField("mover", (S.MAX_P, L), "one-hot location of each mover"),
+    ObsField("locked", (S.MAX_P, L), "1 for a locked location"),
     ObsField("used", (4,), "slots taken this turn (the turn player's)"),
-    ObsField("realm_v", (MAX_P, L, NVL), "villain cards below each location by local type /6"),
-    ObsField("realm_f", (MAX_P, L, NFL), "Heroes and Fate Items above each location by local "
+    ObsField("realm_v", (S.MAX_P, L, S.NVL), "villain cards below each location by local type /6"),
+    ObsField("realm_f", (S.MAX_P, L, S.NFL), "Heroes and Fate Items above each location by local "
                                          "type /3"),
-    ObsField("hero_str", (MAX_P, L, NFL), "current Strength of the strongest Hero of each "
+    ObsField("hero_str", (S.MAX_P, L, S.NFL), "current Strength of the strongest Hero of each "
                                           "type there /10"),
-    ObsField("hero_items", (MAX_P, L), "Fate Items attached at each location /4"),
-    ObsField("vdiscard", (MAX_P, NVL), "villain discard piles by type /6"),
-    ObsField("fdiscard", (MAX_P, NFL), "Fate discard piles by type /3"),
-    ObsField("succession", (MAX_P, SUCC_SIZE), "Scar's Succession pile by type /3 and its "
+    ObsField("hero_items", (S.MAX_P, L), "Fate Items attached at each location /4"),
+    ObsField("vdiscard", (S.MAX_P, S.NVL), "villain discard piles by type /6"),
+    ObsField("fdiscard", (S.MAX_P, S.NFL), "Fate discard piles by type /3"),
+    ObsField("succession", (S.MAX_P, SUCC_SIZE), "Scar's Succession pile by type /3 and its "
                                              "Strength /15"),
-    ObsField("objective", (MAX_P, len(OBJ_PARTS)),
+    ObsField("objective", (S.MAX_P, len(OBJ_PARTS)),
              "The Robot Queen's Cost /15, Ratigan flipped, event objective met, Buckingham "
              "Palace unlocked"),
     ObsField("fate_token", (TOKEN_ON + 1,), "holder one-hot, token in use"),
-    ObsField("fate_target", (MAX_P,), "one-hot target of the Fate action in progress"),
-    ObsField("revealed", (NFL,), "revealed Fate cards and the one being played, by local type /2"),
-    ObsField("piles", (MAX_P, L), "Yzma's pile sizes /4"),
-    ObsField("piles_known", (MAX_P, L, NFL), "pile cards you know (looked at, even if"
+    ObsField("fate_target", (S.MAX_P,), "one-hot target of the Fate action in progress"),
+    ObsField("revealed", (S.NFL,),
+             "revealed Fate cards and the one being played, by local type /2"),
+    ObsField("piles", (S.MAX_P, L), "Yzma's pile sizes /4"),
+    ObsField("piles_known", (S.MAX_P, L, S.NFL), "pile cards you know (looked at, even if"
              " shuffled since) by type /4"),
-    ObsField("hand", (NVL,), "your hand by local type /6"),
-    ObsField("hand_known", (MAX_P, NVL), "cards of each hand you saw (shown to all) /6"),
-    ObsField("deck_known", (MAX_P, NVL), "cards of each villain deck you know are there /6"),
+    ObsField("hand", (S.NVL,), "your hand by local type /6"),
+    ObsField("hand_known", (S.MAX_P, S.NVL), "cards of each hand you saw (shown to all) /6"),
+    ObsField("deck_known", (S.MAX_P, S.NVL), "cards of each villain deck you know are there /6"),
     ObsField("vanquish", (VQ_TOTAL + 1,),
              "Allies chosen so far in a Vanquish by type /6, total /20"),
     ObsField("progress", (1,), "completed turns / max_turns"),
-    EV_CODEC.obs_field("events"),
+    S.EV_CODEC.obs_field("events"),
 ))
 OBS_SIZE = OBS.size
 STATE_SIZE = OBS_SIZE
@@ -187,14 +136,14 @@ O_DK = OBS.start("deck_known")
 O_VQ = OBS.start("vanquish")
 O_PROG = OBS.start("progress")
 O_EV = OBS.start("events")
-EV_CODES, EV_SIZES, EV_DEPTH = EV_CODEC.codes, EV_CODEC.sizes, EV_CODEC.depth
+EV_CODES, EV_SIZES, EV_DEPTH = S.EV_CODEC.codes, S.EV_CODEC.sizes, S.EV_CODEC.depth
 
 
-CARD_C0 = (K_PLAY, E_PLAY_ALLY_FREE, E_PLAY_FROM_FATE_DISCARD)  # C0 is a card, not a place
+CARD_C0 = (S.K_PLAY, S.E_PLAY_ALLY_FREE, S.E_PLAY_FROM_FATE_DISCARD)  # C0 is a card, not a place
 
 # (villain, card id within the seat) -> local type: one lookup instead of type then local
-VLT = np.where(VT >= 0, V_LOCAL[np.maximum(VT, 0)], 0).astype(np.int64)
-FLT = np.where(FT >= 0, F_LOCAL[np.maximum(FT, 0)], 0).astype(np.int64)
+VLT = np.where(S.VT >= 0, S.V_LOCAL[np.maximum(S.VT, 0)], 0).astype(np.int64)
+FLT = np.where(S.FT >= 0, S.F_LOCAL[np.maximum(S.FT, 0)], 0).astype(np.int64)
 
 
 @njit(cache=True)
@@ -213,119 +162,120 @@ def encode(rec, viewer, omniscient, out):
     vk, fk = rec["vknown"], rec["fknown"]
     att = rec["attach"]
     ph = int(rec["phase"])  # int() everywhere a record int8 joins index arithmetic (no-JIT)
-    if 0 <= ph < NUM_PHASES:
+    if 0 <= ph < S.NUM_PHASES:
         out[O_PHASE + ph] = 1.0
     if rec["ent_n"] > 0:
         e = rec["ent"][rec["ent_n"] - 1]
-        if 0 <= e[C_KIND] < NUM_ENTRY_KINDS:
-            out[O_EKIND + int(e[C_KIND])] = 1.0
-        if 0 <= e[C_STEP] < ENTRY_STEPS:
-            out[O_ENTRY + EN_STEP + int(e[C_STEP])] = 1.0
-        out[O_ENTRY + EN_REALM + (int(e[C_REALM]) - viewer + n) % n] = 1.0
-        if 0 <= e[C_LOC] < L:
-            out[O_ENTRY + EN_LOC + int(e[C_LOC])] = 1.0
-        if 0 <= e[C_C0] < L and e[C_STEP] > 0 and e[C_KIND] not in CARD_C0:
-            out[O_ENTRY + EN_C0 + int(e[C_C0])] = 1.0
-        out[O_ENTRY + EN_LEFT] = clip1(e[C_LEFT] / LEFT_SCALE)
-        out[O_ENTRY + EN_ARG] = clip1(e[C_A] / ARG_SCALE)
+        if 0 <= e[S.C_KIND] < S.NUM_ENTRY_KINDS:
+            out[O_EKIND + int(e[S.C_KIND])] = 1.0
+        if 0 <= e[S.C_STEP] < ENTRY_STEPS:
+            out[O_ENTRY + EN_STEP + int(e[S.C_STEP])] = 1.0
+        out[O_ENTRY + EN_REALM + (int(e[S.C_REALM]) - viewer + n) % n] = 1.0
+        if 0 <= e[S.C_LOC] < L:
+            out[O_ENTRY + EN_LOC + int(e[S.C_LOC])] = 1.0
+        if 0 <= e[S.C_C0] < L and e[S.C_STEP] > 0 and e[S.C_KIND] not in CARD_C0:
+            out[O_ENTRY + EN_C0 + int(e[S.C_C0])] = 1.0
+        out[O_ENTRY + EN_LEFT] = clip1(e[S.C_LEFT] / LEFT_SCALE)
+        out[O_ENTRY + EN_ARG] = clip1(e[S.C_A] / ARG_SCALE)
     out[O_TURN + (int(rec["turn_player"]) - viewer + n) % n] = 1.0
     for r in range(n):
         s = (viewer + r) % n
         out[O_SEATS + r] = 1.0
         v = int(rec["villain"][s])
-        out[O_VIL + r * NUM_VILLAINS + v] = 1.0
+        out[O_VIL + r * S.NUM_VILLAINS + v] = 1.0
         out[O_POWER + r] = min(1.0, rec["power"][s] / POWER_SCALE)
         o = O_SIZES + r * len(SIZE_PARTS)
-        out[o + Z_HAND] = vn[s * VZ + HAND] / VSIZE_SCALE
-        out[o + Z_VDECK] = vn[s * VZ + VDECK] / VSIZE_SCALE
-        out[o + Z_VDISC] = vn[s * VZ + VDISC] / VSIZE_SCALE
-        out[o + Z_FDECK] = fn[s * FZ + FDECK] / FSIZE_SCALE
-        out[o + Z_FDISC] = fn[s * FZ + FDISC] / FSIZE_SCALE
+        out[o + Z_HAND] = vn[s * S.VZ + S.HAND] / VSIZE_SCALE
+        out[o + Z_VDECK] = vn[s * S.VZ + S.VDECK] / VSIZE_SCALE
+        out[o + Z_VDISC] = vn[s * S.VZ + S.VDISC] / VSIZE_SCALE
+        out[o + Z_FDECK] = fn[s * S.FZ + S.FDECK] / FSIZE_SCALE
+        out[o + Z_FDISC] = fn[s * S.FZ + S.FDISC] / FSIZE_SCALE
         out[O_MOVER + r * L + int(rec["mover"][s])] = 1.0
         for loc in range(L):
             out[O_LOCKED + r * L + loc] = rec["locked"][s, loc]
-            z = s * VZ + LOC0 + loc
+            z = s * S.VZ + S.LOC0 + loc
             minus = 0  # rules.hero_str's Allies lowering the Heroes here
             for i in range(vn[z]):
                 c = vz[z, i]
-                t = VT[rec["villain"][c // NV], c % NV]
-                out[O_RV + (r * L + loc) * NVL + V_LOCAL[t]] += 1.0 / VCOPY_SCALE
-                if V_KIND[t] == K_ALLY and V_EFF[t] == E_HERO_MINUS:
-                    minus += V_A[t]
-            z = s * FZ + HERO0 + loc
+                t = S.VT[rec["villain"][c // S.NV], c % S.NV]
+                out[O_RV + (r * L + loc) * S.NVL + S.V_LOCAL[t]] += 1.0 / VCOPY_SCALE
+                if S.V_KIND[t] == S.K_ALLY and S.V_EFF[t] == S.E_HERO_MINUS:
+                    minus += S.V_A[t]
+            z = s * S.FZ + S.HERO0 + loc
             for i in range(fn[z]):
                 c = fz[z, i]
                 t = ftype(rec, c)
-                out[O_RF + (r * L + loc) * NFL + F_LOCAL[t]] += 1.0 / FCOPY_SCALE
-                if F_KIND[t] == K_HERO:
+                out[O_RF + (r * L + loc) * S.NFL + S.F_LOCAL[t]] += 1.0 / FCOPY_SCALE
+                if S.F_KIND[t] == S.K_HERO:
                     # rules.hero_str and rules.items_on: an attached Item lies in its Hero's
                     # zone (check_record), so only this zone's cards are looked at
-                    items, hs = 0, F_STR[t] - minus
+                    items, hs = 0, S.F_STR[t] - minus
                     for k in range(fn[z]):
                         d = fz[z, k]
                         if att[d] == c:
                             items += 1
                             u = ftype(rec, d)
-                            if F_EFF[u] == E_ITEM_STR:
-                                hs += F_A[u]
-                    j = O_HS + (r * L + loc) * NFL + F_LOCAL[t]
+                            if S.F_EFF[u] == S.E_ITEM_STR:
+                                hs += S.F_A[u]
+                    j = O_HS + (r * L + loc) * S.NFL + S.F_LOCAL[t]
                     out[j] = max(out[j], min(1.0, max(hs, 0) / STR_SCALE))
                     out[O_HI + r * L + loc] += min(items, ITEMS_SCALE) / ITEMS_SCALE
-            z = s * FZ + PILE0 + loc
+            z = s * S.FZ + S.PILE0 + loc
             out[O_PILES + r * L + loc] = fn[z] / PILE_SCALE
             for i in range(fn[z]):
                 c = fz[z, i]
                 if omniscient or fk[viewer, c] > 0:
-                    out[O_PK + (r * L + loc) * NFL + F_LOCAL[ftype(rec, c)]] += 1.0 / PILE_SCALE
-        for i in range(vn[s * VZ + VDISC]):
-            c = vz[s * VZ + VDISC, i]
-            out[O_VD + r * NVL + VLT[rec["villain"][c // NV], c % NV]] += 1.0 / VCOPY_SCALE
-        for i in range(fn[s * FZ + FDISC]):
-            c = fz[s * FZ + FDISC, i]
-            out[O_FD + r * NFL + FLT[rec["villain"][c // NF_CAP], c % NF_CAP]] += 1.0 / FCOPY_SCALE
+                    out[O_PK + (r * L + loc) * S.NFL + S.F_LOCAL[ftype(rec, c)]] += 1.0 / PILE_SCALE
+        for i in range(vn[s * S.VZ + S.VDISC]):
+            c = vz[s * S.VZ + S.VDISC, i]
+            out[O_VD + r * S.NVL + VLT[rec["villain"][c // S.NV], c % S.NV]] += 1.0 / VCOPY_SCALE
+        for i in range(fn[s * S.FZ + S.FDISC]):
+            c = fz[s * S.FZ + S.FDISC, i]
+            t = FLT[rec["villain"][c // S.NF_CAP], c % S.NF_CAP]
+            out[O_FD + r * S.NFL + t] += 1.0 / FCOPY_SCALE
         total = 0
-        for i in range(fn[s * FZ + SUCC]):
-            t = ftype(rec, fz[s * FZ + SUCC, i])
-            out[O_SUCC + r * SUCC_SIZE + F_LOCAL[t]] += 1.0 / FCOPY_SCALE
-            total += F_STR[t]
+        for i in range(fn[s * S.FZ + S.SUCC]):
+            t = ftype(rec, fz[s * S.FZ + S.SUCC, i])
+            out[O_SUCC + r * SUCC_SIZE + S.F_LOCAL[t]] += 1.0 / FCOPY_SCALE
+            total += S.F_STR[t]
         out[O_SUCC + r * SUCC_SIZE + SUCC_STR] = min(1.0, total / SUCC_SCALE)
         o = O_OBJ + r * len(OBJ_PARTS)
-        if v == RATIGAN:
-            out[o + OB_QUEEN] = queen_cost(rec, s) / QUEEN_COST
-            out[o + OB_PALACE] = 1.0 - rec["locked"][s, PALACE]
+        if v == S.RATIGAN:
+            out[o + OB_QUEEN] = queen_cost(rec, s) / S.QUEEN_COST
+            out[o + OB_PALACE] = 1.0 - rec["locked"][s, S.PALACE]
         out[o + OB_FLIP] = rec["flip"][s]
         out[o + OB_GOAL] = rec["goal"][s]
-        z = s * VZ + HAND
+        z = s * S.VZ + S.HAND
         for i in range(vn[z]):
             c = vz[z, i]
             if omniscient or vk[viewer, c] == KNOWN:
-                t = V_LOCAL[vtype(rec, c)]
+                t = S.V_LOCAL[vtype(rec, c)]
                 if r == ME:
                     out[O_HAND + t] += 1.0 / VCOPY_SCALE
                 else:
-                    out[O_HK + r * NVL + t] += 1.0 / VCOPY_SCALE
-        z = s * VZ + VDECK
+                    out[O_HK + r * S.NVL + t] += 1.0 / VCOPY_SCALE
+        z = s * S.VZ + S.VDECK
         for i in range(vn[z]):
             c = vz[z, i]
             if omniscient or vk[viewer, c] > 0:
-                out[O_DK + r * NVL + V_LOCAL[vtype(rec, c)]] += 1.0 / VCOPY_SCALE
+                out[O_DK + r * S.NVL + S.V_LOCAL[vtype(rec, c)]] += 1.0 / VCOPY_SCALE
     if rec["token"] >= 0:
         out[O_TOKEN + (int(rec["token"]) - viewer + n) % n] = 1.0
     out[O_TOKEN + TOKEN_ON] = rec["token_on"]
     q = int(rec["fate_target"])
     if q >= 0:
         out[O_FT + (q - viewer + n) % n] = 1.0
-    for i in range(fn[REVEAL]):
-        out[O_REV + F_LOCAL[ftype(rec, fz[REVEAL, i])]] += 1.0 / REV_SCALE
-    for i in range(fn[FLIMBO]):  # the Fate card being played (shown to all)
-        out[O_REV + F_LOCAL[ftype(rec, fz[FLIMBO, i])]] += 1.0 / REV_SCALE
+    for i in range(fn[S.REVEAL]):
+        out[O_REV + S.F_LOCAL[ftype(rec, fz[S.REVEAL, i])]] += 1.0 / REV_SCALE
+    for i in range(fn[S.FLIMBO]):  # the Fate card being played (shown to all)
+        out[O_REV + S.F_LOCAL[ftype(rec, fz[S.FLIMBO, i])]] += 1.0 / REV_SCALE
     if rec["vq_n"] > 0 and rec["ent_n"] > 0:
         e = rec["ent"][rec["ent_n"] - 1]
-        s = e[C_REALM]
+        s = e[S.C_REALM]
         for j in range(rec["vq_n"]):
-            out[O_VQ + V_LOCAL[vtype(rec, rec["vq"][j])]] += 1.0 / VCOPY_SCALE
-        if 0 <= e[C_C0] < L:
-            out[O_VQ + VQ_TOTAL] = min(1.0, vq_total(rec, s, e[C_C0]) / VQ_SCALE)
+            out[O_VQ + S.V_LOCAL[vtype(rec, rec["vq"][j])]] += 1.0 / VCOPY_SCALE
+        if 0 <= e[S.C_C0] < L:
+            out[O_VQ + VQ_TOTAL] = min(1.0, vq_total(rec, s, e[S.C_C0]) / VQ_SCALE)
     out[O_PROG] = min(1.0, rec["turn"] / max(1, rec["max_turns"]))
     if rec["cev_n"][0] > 0:  # an empty stack encodes as zeros, which ``out`` already holds
         encode_stack(rec["cev"], rec["cev_n"], viewer, n, EV_CODES, EV_SIZES, EV_DEPTH, out,

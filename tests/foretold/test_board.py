@@ -35,4 +35,4 @@ def test_steps_go_north_east_south_west_on_the_drawing():
     # from cell 5 (row 1, col 1): N is 1, E is 6, S is 9, W is 4; off the board is -1
     assert [int(rules.neighbour(5, d)) for d in range(4)] == [1, 6, 9, 4]
     assert [int(rules.neighbour(0, d)) for d in range(4)] == [-1, 1, 4, -1]
-    assert np.array_equal(rules.STEP_ROW, [-1, 0, 1, 0])
+    assert np.array_equal(rules.tables.STEP_ROW, [-1, 0, 1, 0])

@@ -50,7 +50,7 @@ def give_card(rec, p, name):
             rec["c_deck_n"][f] = n - 1
             rec["c_hand"][p, c] += 1
             if C_FATE[c] == 4:
-                rec["c_sym"][p, f] |= 1 << int(rules.C_SYM[c])  # deck f's copy
+                rec["c_sym"][p, f] |= 1 << int(rules.tables.C_SYM[c])  # deck f's copy
             return
     raise AssertionError(f"{name} is in no Fate Deck")
 
@@ -137,9 +137,9 @@ def test_decrees_at_the_start_of_a_turn_and_on_smite():
     act(states, PASS)  # seat 1 ends its turn; seat 0's starts
     assert rec["turn_player"] == 0 and rec["phase"] == Phase.MARKET
     assert rec["life"][0] == 16 and rec["gold"][0] == 1
-    assert rules.decree_sum(rec, rules.E_DECREE_SMITE) == 0
+    assert rules.decree_sum(rec, rules.tables.E_DECREE_SMITE) == 0
     on_pile(rec, 2, "Arbiter")
-    assert rules.decree_sum(rec, rules.E_DECREE_SMITE) == -1
+    assert rules.decree_sum(rec, rules.tables.E_DECREE_SMITE) == -1
 
 
 def test_decree_cannot_be_covered():
@@ -223,7 +223,8 @@ def test_determinize_deals_hands_by_deck_drawn_from():
     states = fs_market()
     rec = states[0]
     give_card(rec, 1, "Oath of the Fates")
-    assert rec["c_sym"][1].tolist() == [1 << int(rules.C_SYM[C["Oath of the Fates"]]), 0, 0, 0]
+    oath_bit = 1 << int(rules.tables.C_SYM[C["Oath of the Fates"]])
+    assert rec["c_sym"][1].tolist() == [oath_bit, 0, 0, 0]
     _thin_deck(rec, 0, {C["Fury"]})
     check_record(rec)
     rng = np.random.default_rng(0)
@@ -237,7 +238,7 @@ def test_determinize_deals_hands_by_deck_drawn_from():
         held = C_NAMES[int(np.flatnonzero(hand)[0])]
         other = C_NAMES[int(world["c_deck"][0, 0])]
         assert {held, other} == {"Oath of the Fates", "Fury"}
-        sym = 1 << int(rules.C_SYM[C["Oath of the Fates"]]) if held != "Fury" else 0
+        sym = 1 << int(rules.tables.C_SYM[C["Oath of the Fates"]]) if held != "Fury" else 0
         assert world["c_sym"][1].tolist() == [sym, 0, 0, 0]
         assert (world["c_hand"][0] == rec["c_hand"][0]).all()
         seen.add(held)
@@ -255,7 +256,7 @@ def test_symbol_copy_follows_the_card():
     states = fs_market(gold=6)
     rec = states[0]
     oath = C["Oath of the Fates"]
-    bit = 1 << int(rules.C_SYM[oath])
+    bit = 1 << int(rules.tables.C_SYM[oath])
     _thin_deck(rec, 2, {oath})
     _thin_deck(rec, 3, {oath})
     act(states, FATE_DECK + 3)
@@ -317,7 +318,7 @@ def test_determinize_keeps_every_view_in_played_fatesworn_games():
     rng = np.random.default_rng(5)
     obs = np.zeros(SPEC.obs_size, np.float32)
     obs2 = np.zeros(SPEC.obs_size, np.float32)
-    sym = np.asarray(rules.C_SYM) >= 0
+    sym = np.asarray(rules.tables.C_SYM) >= 0
     checked = moved = 0
     for seed in range(6):
         env = make_env(num_players=3, fatesworn=True)

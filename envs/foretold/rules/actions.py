@@ -7,36 +7,9 @@ from fatezoo.envs.core.decisions import in_block
 from fatezoo.envs.core.dice import roll
 from fatezoo.envs.core.jit import njit
 
+from .. import state as S
 from ..cards import F_COST, NC, NF, NR, R_COST
-from ..state import (
-    ABILITY,
-    BUY_FAITHFUL,
-    BUY_RELIC,
-    BUY_TILE,
-    CELL,
-    CELLS,
-    COMBAT_DIE,
-    DIRECTION,
-    FATE_DECK,
-    FATE_DECKS,
-    FLIP,
-    MAX_DICE,
-    MOVE_FROM,
-    PASS,
-    PICK_DIE_A,
-    PICK_FAITHFUL,
-    PICK_RELIC,
-    PLAY_FATE,
-    PLAY_GOLD,
-    R_FROM_DECK,
-    RETREAT,
-    ROTATION,
-    SPOT,
-    SPOTS,
-    TARGET_SEAT,
-    USE_RELIC,
-    Phase,
-)
+from ..state import Phase
 from .choice import choice_apply, end_search
 from .dice import any_die_pickable
 from .helpers import add_gold, count, move_tile, neighbour, push_bottom
@@ -72,58 +45,58 @@ from .turn import begin_market, end_turn, fate_price, reveal_faithful, tile_pric
 @njit(cache=True)
 def market_apply(rec, a):
     p = int(rec["turn_player"])
-    if a == PASS:
+    if a == S.PASS:
         begin_raid_step(rec)
-    elif in_block(a, PLAY_GOLD, NF):
-        play_for_gold(rec, p, a - PLAY_GOLD)
-    elif in_block(a, BUY_FAITHFUL, SPOTS):
-        k = a - BUY_FAITHFUL
+    elif in_block(a, S.PLAY_GOLD, NF):
+        play_for_gold(rec, p, a - S.PLAY_GOLD)
+    elif in_block(a, S.BUY_FAITHFUL, S.SPOTS):
+        k = a - S.BUY_FAITHFUL
         rec["f_row_n"][k] -= 1
         t = int(rec["f_row"][k, rec["f_row_n"][k]])
         rec["f_row"][k, rec["f_row_n"][k]] = -1
         add_gold(rec, p, -price(rec, F_COST[t]))
         rec["discount"] = 0
         rec["f_discard"][p, t] += 1
-    elif in_block(a, BUY_RELIC, SPOTS):
-        k = a - BUY_RELIC
+    elif in_block(a, S.BUY_RELIC, S.SPOTS):
+        k = a - S.BUY_RELIC
         r = int(rec["r_row"][k, rec["r_row_n"][k] - 1])
         add_gold(rec, p, -price(rec, R_COST[r]))
         rec["discount"] = 0
         acquire_relic(rec, p, r, k, Phase.MARKET)  # R20: the old Fate's Relics go back first
-    elif a == BUY_TILE:
+    elif a == S.BUY_TILE:
         add_gold(rec, p, -price(rec, tile_price(rec)))
         rec["discount"] = 0
         rec["t_deck_n"] -= 1
         rec["t_held"] = rec["t_deck"][rec["t_deck_n"]]
         rec["t_deck"][rec["t_deck_n"]] = -1
         rec["phase"] = Phase.PLACE_CELL
-    elif in_block(a, FATE_DECK, FATE_DECKS):
+    elif in_block(a, S.FATE_DECK, S.FATE_DECKS):
         add_gold(rec, p, -price(rec, fate_price(rec)))
         rec["discount"] = 0
-        draw_fate(rec, p, a - FATE_DECK)
-    elif in_block(a, PLAY_FATE, NC):
-        begin_play(rec, p, a - PLAY_FATE)
-    elif in_block(a, USE_RELIC, NR):
-        begin_play(rec, p, NC + a - USE_RELIC)
-    elif in_block(a, MOVE_FROM, CELLS):  # R24: rearrange
-        rec["sel_cell"] = a - MOVE_FROM
+        draw_fate(rec, p, a - S.FATE_DECK)
+    elif in_block(a, S.PLAY_FATE, NC):
+        begin_play(rec, p, a - S.PLAY_FATE)
+    elif in_block(a, S.USE_RELIC, NR):
+        begin_play(rec, p, NC + a - S.USE_RELIC)
+    elif in_block(a, S.MOVE_FROM, S.CELLS):  # R24: rearrange
+        rec["sel_cell"] = a - S.MOVE_FROM
         rec["phase"] = Phase.MOVE_CELL
     else:  # in_block(a, FLIP, CELLS)
-        rec["sel_cell"] = a - FLIP
+        rec["sel_cell"] = a - S.FLIP
         rec["phase"] = Phase.FLIP_ROT
 
 
 @njit(cache=True)
 def respond_apply(rec, s, a):
     """Seat ``s``'s Action in a response window or a fight's round (R69-R70, R51)."""
-    if in_block(a, FLIP, CELLS):  # R34: the Defender flips, the rotation stays
-        push_flip(rec, s, a - FLIP, int(rec["rot"][s, a - FLIP]))
-    elif in_block(a, ABILITY, NF):  # R43: an ability discard
-        push_ability(rec, s, a - ABILITY)
-    elif in_block(a, PLAY_FATE, NC):
-        begin_play(rec, s, a - PLAY_FATE)
+    if in_block(a, S.FLIP, S.CELLS):  # R34: the Defender flips, the rotation stays
+        push_flip(rec, s, a - S.FLIP, int(rec["rot"][s, a - S.FLIP]))
+    elif in_block(a, S.ABILITY, NF):  # R43: an ability discard
+        push_ability(rec, s, a - S.ABILITY)
+    elif in_block(a, S.PLAY_FATE, NC):
+        begin_play(rec, s, a - S.PLAY_FATE)
     else:  # in_block(a, USE_RELIC, NR)
-        begin_play(rec, s, NC + a - USE_RELIC)
+        begin_play(rec, s, NC + a - S.USE_RELIC)
 
 
 @njit(cache=True, inline="always")
@@ -133,7 +106,7 @@ def apply_respond(rec, a):
     The asked seat may respond to the top of the stack, or pass (R69-R70).
     """
     s = int(rec["current_player"])
-    if a == PASS:
+    if a == S.PASS:
         advance(rec)
     else:
         respond_apply(rec, s, a)
@@ -146,7 +119,7 @@ def apply_finalize(rec, a):
     The seat holding priority in a fight's round may act, or pass (R47, R51).
     """
     s = int(rec["priority"])
-    if a == PASS:
+    if a == S.PASS:
         rec["passes"] += 1
         rec["priority"] = (s + 1) % rec["num_players"]
         round_next(rec)
@@ -160,15 +133,15 @@ def apply_pick_die(rec, a):
 
     A resolving reroll / set-a-die effect: its owner picks a die (R66).
     """
-    if a == PASS:
+    if a == S.PASS:
         rec["die_left"] = 0
     else:
-        s = (a - PICK_DIE_A) // MAX_DICE
-        i = (a - PICK_DIE_A) % MAX_DICE
+        s = (a - S.PICK_DIE_A) // S.MAX_DICE
+        i = (a - S.PICK_DIE_A) % S.MAX_DICE
         if rec["die_set"] > 0:
             rec["dice"][s, i] = rec["die_set"]
         else:
-            rec["dice"][s, i] = roll(COMBAT_DIE, rec["rng"])
+            rec["dice"][s, i] = roll(S.COMBAT_DIE, rec["rng"])
         rec["die_left"] -= 1
     if rec["die_left"] <= 0 or not any_die_pickable(rec):
         rec["die_left"] = 0
@@ -180,7 +153,7 @@ def apply_pick_die(rec, a):
 @njit(cache=True, inline="always")
 def apply_move_cell(rec, a):
     """The action in MOVE_CELL: rearranging: the cell the chosen Tile moves to (R24)."""
-    rec["move_to"] = a - CELL
+    rec["move_to"] = a - S.CELL
     rec["phase"] = Phase.MOVE_ROT
 
 
@@ -188,7 +161,7 @@ def apply_move_cell(rec, a):
 def apply_move_rot(rec, a):
     """The action in MOVE_ROT: then its rotation."""
     p = int(rec["turn_player"])
-    move_tile(rec, p, int(rec["sel_cell"]), int(rec["move_to"]), a - ROTATION)
+    move_tile(rec, p, int(rec["sel_cell"]), int(rec["move_to"]), a - S.ROTATION)
     rec["sel_cell"] = -1
     rec["move_to"] = -1
     rec["rearranged"] += 1
@@ -198,8 +171,8 @@ def apply_move_rot(rec, a):
 @njit(cache=True, inline="always")
 def apply_assign(rec, a):
     """The action in ASSIGN: after a roll: the die each die-dependent Faithful gets (R50)."""
-    s = (a - PICK_DIE_A) // MAX_DICE
-    rec["die_to"][s, (a - PICK_DIE_A) % MAX_DICE] = next_low_type(rec, s)
+    s = (a - S.PICK_DIE_A) // S.MAX_DICE
+    rec["die_to"][s, (a - S.PICK_DIE_A) % S.MAX_DICE] = next_low_type(rec, s)
     rec["assign_left"] -= 1
     if rec["assign_left"] <= 0:
         rec["assign_left"] = 0
@@ -212,13 +185,13 @@ def apply_fate_target(rec, a):
     """The action in FATE_TARGET: the opponent a Fate card or Relic being played targets (R78)."""
     s = int(rec["actor"])
     push_play(rec, s, int(rec["sel_play"]),
-              (s + 1 + a - TARGET_SEAT) % rec["num_players"])
+              (s + 1 + a - S.TARGET_SEAT) % rec["num_players"])
 
 
 @njit(cache=True, inline="always")
 def apply_cover_relic(rec, a):
     """The action in COVER_RELIC: a revealed (R12) or returned (R20) Relic covers a chosen pile."""
-    k = a - SPOT - SPOTS
+    k = a - S.SPOT - S.SPOTS
     rec["r_row"][k, rec["r_row_n"][k]] = rec["r_held"]
     rec["r_row_n"][k] += 1
     rec["r_held"] = -1
@@ -231,7 +204,7 @@ def apply_cover_relic(rec, a):
 @njit(cache=True, inline="always")
 def apply_cover_faithful(rec, a):
     """The action in COVER_FAITHFUL: a revealed Faithful covers a chosen pile (R12)."""
-    k = a - SPOT
+    k = a - S.SPOT
     rec["f_row"][k, rec["f_row_n"][k]] = rec["f_held"]
     rec["f_row_n"][k] += 1
     rec["f_held"] = -1
@@ -241,7 +214,7 @@ def apply_cover_faithful(rec, a):
 @njit(cache=True, inline="always")
 def apply_draw(rec, a):
     """The action in DRAW: draw a Fate card: choose the deck (R77)."""
-    draw_fate(rec, int(rec["actor"]), a - FATE_DECK)
+    draw_fate(rec, int(rec["actor"]), a - S.FATE_DECK)
     rec["draws"] -= 1
     if rec["draws"] <= 0 or not any_fate_deck(rec):
         rec["draws"] = 0
@@ -256,15 +229,15 @@ def apply_draw(rec, a):
 @njit(cache=True, inline="always")
 def apply_cycle(rec, a):
     """The action in CYCLE: Seer: put the top card of a pile on the bottom of its deck, or pass."""
-    if a != PASS:
-        k = a - SPOT
-        if k < SPOTS:
+    if a != S.PASS:
+        k = a - S.SPOT
+        if k < S.SPOTS:
             rec["f_row_n"][k] -= 1
             x = rec["f_row"][k, rec["f_row_n"][k]]
             rec["f_row"][k, rec["f_row_n"][k]] = -1
             rec["f_deck_n"] = push_bottom(rec["f_deck"], rec["f_deck_n"], x)
         else:
-            k -= SPOTS
+            k -= S.SPOTS
             rec["r_row_n"][k] -= 1
             x = rec["r_row"][k, rec["r_row_n"][k]]
             rec["r_row"][k, rec["r_row_n"][k]] = -1
@@ -275,7 +248,7 @@ def apply_cycle(rec, a):
 @njit(cache=True, inline="always")
 def apply_place_cell(rec, a):
     """The action in PLACE_CELL: a bought Tile: its cell (R21)."""
-    rec["sel_cell"] = a - CELL
+    rec["sel_cell"] = a - S.CELL
     rec["phase"] = Phase.PLACE_ROT
 
 
@@ -286,7 +259,7 @@ def apply_place_rot(rec, a):
     c = int(rec["sel_cell"])
     rec["grid"][p, c] = int(rec["t_held"])
     rec["side"][p, c] = 0
-    rec["rot"][p, c] = a - ROTATION
+    rec["rot"][p, c] = a - S.ROTATION
     rec["t_held"] = -1
     rec["sel_cell"] = -1
     rec["phase"] = Phase.MARKET
@@ -296,41 +269,41 @@ def apply_place_rot(rec, a):
 def apply_flip_rot(rec, a):
     """The action in FLIP_ROT: a flip: the rotation that keeps the Temple legal (R33)."""
     p = int(rec["turn_player"])
-    push_flip(rec, p, int(rec["sel_cell"]), a - ROTATION)
+    push_flip(rec, p, int(rec["sel_cell"]), a - S.ROTATION)
 
 
 @njit(cache=True, inline="always")
 def apply_search(rec, a):
     """The action in SEARCH: a flipped Tile searches the Relic Deck (R39)."""
     rec["search"] = 0
-    if a == PASS:
+    if a == S.PASS:
         end_search(rec)
     else:  # R20: the old Fate's Relics go back first, then the deck is searched
-        acquire_relic(rec, int(rec["actor"]), a - PICK_RELIC, R_FROM_DECK, Phase.SEARCH)
+        acquire_relic(rec, int(rec["actor"]), a - S.PICK_RELIC, S.R_FROM_DECK, Phase.SEARCH)
 
 
 @njit(cache=True, inline="always")
 def apply_raid_target(rec, a):
     """The action in RAID_TARGET: the Raid step: an opponent, or pass (R45)."""
     p = int(rec["turn_player"])
-    if a == PASS:
+    if a == S.PASS:
         start_reinforce(rec)
     else:
-        start_raid(rec, (p + 1 + a - TARGET_SEAT) % rec["num_players"])
+        start_raid(rec, (p + 1 + a - S.TARGET_SEAT) % rec["num_players"])
 
 
 @njit(cache=True, inline="always")
 def apply_defend(rec, a):
     """The action in DEFEND: the Defender picks Defenders (R46)."""
     q = int(rec["defender"])
-    if a == PASS:
+    if a == S.PASS:
         if rec["picked"] == 0:
             conquer(rec)
         else:
             rec["picked"] = 0
             push_roll(rec, 1)  # R47, R71: the Defense roll, responses before it
     else:
-        t = a - PICK_FAITHFUL
+        t = a - S.PICK_FAITHFUL
         rec["f_temple"][q, t] -= 1
         rec["f_fight"][1, t] += 1
         rec["picked"] += 1
@@ -340,12 +313,12 @@ def apply_defend(rec, a):
 def apply_dispatch(rec, a):
     """The action in DISPATCH: the Raider dispatches (R48)."""
     p = int(rec["turn_player"])
-    if a == RETREAT:
+    if a == S.RETREAT:
         end_raid(rec)
-    elif a == PASS:
+    elif a == S.PASS:
         push_roll(rec, 0)  # R49, R71: the Raid roll, responses before it
     else:
-        t = a - PICK_FAITHFUL
+        t = a - S.PICK_FAITHFUL
         rec["f_party"][p, t] -= 1
         rec["f_fight"][0, t] += 1
         rec["picked"] += 1
@@ -355,7 +328,7 @@ def apply_dispatch(rec, a):
 def apply_recall(rec, a):
     """The action in RECALL: the Raider recalls one dispatched Faithful (R55)."""
     p = int(rec["turn_player"])
-    t = a - PICK_FAITHFUL
+    t = a - S.PICK_FAITHFUL
     rec["f_fight"][0, t] -= 1
     rec["f_party"][p, t] += 1
     if rec["recall_more"] > 0 and count(rec["f_fight"][0]) > 0:
@@ -372,10 +345,10 @@ def apply_recall(rec, a):
 @njit(cache=True, inline="always")
 def apply_advance(rec, a):
     """The action in ADVANCE: the Raider moves the Marker or retreats (R56)."""
-    if a == RETREAT:
+    if a == S.RETREAT:
         end_raid(rec)
     else:
-        rec["marker"] = neighbour(rec["marker"], a - DIRECTION)
+        rec["marker"] = neighbour(rec["marker"], a - S.DIRECTION)
         rec["moves"] += 1
         arrive(rec)
 
@@ -384,7 +357,7 @@ def apply_advance(rec, a):
 def apply_trap_discard(rec, a):
     """The action in TRAP_DISCARD: a Pit Trap: the Raider discards a Party Faithful (R37)."""
     p = int(rec["turn_player"])
-    t = a - PICK_FAITHFUL
+    t = a - S.PICK_FAITHFUL
     rec["f_party"][p, t] -= 1
     rec["f_discard"][p, t] += 1
     rec["trap_left"] -= 1
@@ -397,7 +370,7 @@ def apply_trap_discard(rec, a):
 def apply_vandal(rec, a):
     """The action in VANDAL: on Smite: the Raider picks a Relic of the Smitten player (R59)."""
     q = int(rec["defender"])
-    r = a - PICK_RELIC
+    r = a - S.PICK_RELIC
     rec["r_owned"][q, r] -= 1
     rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], r)  # R64
     rec["vandals"] = 0
@@ -408,13 +381,13 @@ def apply_vandal(rec, a):
 def apply_reinforce(rec, a):
     """The action in REINFORCE: the split into Temple and Raiding Party (R61)."""
     p = int(rec["turn_player"])
-    if a == PASS:
+    if a == S.PASS:
         for t in range(NF):
             rec["f_party"][p, t] += rec["f_pool"][p, t]
             rec["f_pool"][p, t] = 0
         end_turn(rec)
     else:
-        t = a - PICK_FAITHFUL
+        t = a - S.PICK_FAITHFUL
         rec["f_pool"][p, t] -= 1
         rec["f_temple"][p, t] += 1
 

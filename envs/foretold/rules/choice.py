@@ -6,8 +6,9 @@ from __future__ import annotations
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.rng import shuffle
 
+from .. import state as S
 from ..cards import NF, NR
-from ..state import PASS, PICK_FAITHFUL, PICK_RELIC, SPOT, SPOTS, Phase
+from ..state import Phase
 from .helpers import add_gold, count, push_bottom
 from .tables import E_BUY_ANY, E_FREE_BUY, E_PAY_REMOVE, E_SMASH
 
@@ -21,28 +22,28 @@ def choice_legal(rec, mask):
         q = int(rec["ch_seat"])
         for r in range(NR):
             if rec["r_owned"][q, r] > 0 and smashable(r, a):
-                mask[PICK_RELIC + r] = 1
+                mask[S.PICK_RELIC + r] = 1
     elif e == E_FREE_BUY:
-        for k in range(2 * SPOTS):
+        for k in range(2 * S.SPOTS):
             if free_pick(rec, p, k, a):
-                mask[SPOT + k] = 1
+                mask[S.SPOT + k] = 1
     elif e == E_BUY_ANY:
         if rec["gold"][p] >= a:
             for t in range(NF):
                 if faithful_source(rec, t) >= 0:
-                    mask[PICK_FAITHFUL + t] = 1
+                    mask[S.PICK_FAITHFUL + t] = 1
             for r in range(NR):
                 if relic_source(rec, p, r) >= 0:
-                    mask[PICK_RELIC + r] = 1
+                    mask[S.PICK_RELIC + r] = 1
     else:
         s = fight_side(rec, p)
         if s < 0 or (e == E_PAY_REMOVE and rec["gold"][p] < a):
             return
         for t in range(NF):
             if removable(rec, 1 - s, t):
-                mask[PICK_FAITHFUL + t] = 1
+                mask[S.PICK_FAITHFUL + t] = 1
         if rec["ch_left"] < a and e != E_PAY_REMOVE:
-            mask[PASS] = 1  # "up to": one taken, the rest may be left
+            mask[S.PASS] = 1  # "up to": one taken, the rest may be left
 
 
 @njit(cache=True)
@@ -51,28 +52,28 @@ def choice_apply(rec, act):
     p = int(rec["actor"])
     e, a = play_effect(int(rec["ch_card"]))
     done = True
-    if act == PASS:
+    if act == S.PASS:
         pass
     elif e == E_SMASH:
-        r = act - PICK_RELIC
+        r = act - S.PICK_RELIC
         rec["r_owned"][rec["ch_seat"], r] -= 1
         rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], r)  # sacrificed (R64)
     elif e == E_FREE_BUY:
-        k = act - SPOT
-        if k < SPOTS:
+        k = act - S.SPOT
+        if k < S.SPOTS:
             take_faithful(rec, p, k, rec["f_row"][k, rec["f_row_n"][k] - 1])
         else:
-            k -= SPOTS
+            k -= S.SPOTS
             clear_choice(rec)
             acquire_relic(rec, p, int(rec["r_row"][k, rec["r_row_n"][k] - 1]), k, Phase.CHOOSE)
             return
     elif e == E_BUY_ANY:
         add_gold(rec, p, -a)
-        if act < PICK_FAITHFUL + NF:
-            t = act - PICK_FAITHFUL
+        if act < S.PICK_FAITHFUL + NF:
+            t = act - S.PICK_FAITHFUL
             take_faithful(rec, p, faithful_source(rec, t), t)
         else:
-            r = act - PICK_RELIC
+            r = act - S.PICK_RELIC
             k = relic_source(rec, p, r)
             clear_choice(rec)
             acquire_relic(rec, p, r, k, Phase.CHOOSE)
@@ -81,7 +82,7 @@ def choice_apply(rec, act):
         o = 1 - fight_side(rec, p)
         if e == E_PAY_REMOVE:
             add_gold(rec, p, -a)
-        take_combatant(rec, p, o, act - PICK_FAITHFUL, e)
+        take_combatant(rec, p, o, act - S.PICK_FAITHFUL, e)
         rec["ch_left"] -= 1
         done = rec["ch_left"] <= 0 or not any_removable(rec, o)
     if done:

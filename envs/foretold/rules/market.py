@@ -7,23 +7,9 @@ from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.rng import shuffle
 from fatezoo.envs.core.stack import stack_push
 
-from ..cards import (
-    ENTRANCE,
-    F_A,
-    F_EFFECT,
-    F_GOLD,
-    F_WHEN,
-    NR,
-    R_FATE,
-    R_IS_FATE,
-    R_SLOT,
-    T_A,
-    T_ALTARS,
-    T_EFFECT,
-    T_FLIP,
-    T_WHEN,
-)
-from ..state import CELLS, K_FLIP, K_GOLD, R_FROM_DECK, S_CARD, S_TARGET, SPOTS, Phase
+from .. import cards as C
+from .. import state as S
+from ..state import Phase
 from .helpers import add_gold, heal, legal_with, take_at, temple_sum
 from .tables import (
     C_SYM,
@@ -41,8 +27,8 @@ from .tables import (
 @njit(cache=True)
 def fate_relics_of(rec, p, f):
     k = 0
-    for r in range(NR):
-        if R_IS_FATE[r] and R_FATE[r] == f:
+    for r in range(C.NR):
+        if C.R_IS_FATE[r] and C.R_FATE[r] == f:
             k += rec["r_owned"][p, r]
     return k
 
@@ -50,17 +36,17 @@ def fate_relics_of(rec, p, f):
 @njit(cache=True)
 def can_take_relic(rec, p, r):
     """R19-R20: a Basic Relic always; a Fate Relic needs an open Altar after the switch."""
-    if not R_IS_FATE[r]:
+    if not C.R_IS_FATE[r]:
         return True
-    return temple_sum(rec, p, T_ALTARS) > fate_relics_of(rec, p, R_FATE[r])
+    return temple_sum(rec, p, C.T_ALTARS) > fate_relics_of(rec, p, C.R_FATE[r])
 
 
 @njit(cache=True)
 def old_fate_relic(rec, p, r):
     """R20: the next Fate Relic ``p`` returns before acquiring ``r`` (type order), or -1."""
-    if R_IS_FATE[r]:
-        for o in range(NR):
-            if R_IS_FATE[o] and R_FATE[o] != R_FATE[r] and rec["r_owned"][p, o] > 0:
+    if C.R_IS_FATE[r]:
+        for o in range(C.NR):
+            if C.R_IS_FATE[o] and C.R_FATE[o] != C.R_FATE[r] and rec["r_owned"][p, o] > 0:
                 return o
     return -1
 
@@ -113,7 +99,7 @@ def complete_acquisition(rec):
     rec["r_take"] = -1
     rec["r_from"] = -1
     rec["r_then"] = -1
-    if k < R_FROM_DECK:
+    if k < S.R_FROM_DECK:
         take_top(rec["r_row"], rec["r_row_n"], k)
     elif then == Phase.SEARCH:  # R39: the deck is shuffled after (end_search)
         for i in range(rec["r_deck_n"]):
@@ -135,7 +121,7 @@ def complete_acquisition(rec):
 
 @njit(cache=True)
 def can_place_anywhere(rec, p, t, side):
-    for c in range(CELLS):
+    for c in range(S.CELLS):
         if rec["grid"][p, c] < 0:
             for r in range(4):
                 if legal_with(rec, p, c, t, side, r):
@@ -146,7 +132,7 @@ def can_place_anywhere(rec, p, t, side):
 @njit(cache=True)
 def can_flip(rec, p, c):
     t = int(rec["grid"][p, c])
-    if t < 0 or rec["side"][p, c] != 0 or T_FLIP[t] <= 0 or T_FLIP[t] > rec["gold"][p]:
+    if t < 0 or rec["side"][p, c] != 0 or C.T_FLIP[t] <= 0 or C.T_FLIP[t] > rec["gold"][p]:
         return False
     for r in range(4):
         if flip_rotation_ok(rec, p, c, r):
@@ -157,7 +143,7 @@ def can_flip(rec, p, c):
 @njit(cache=True)
 def flip_rotation_ok(rec, p, c, r):
     t = int(rec["grid"][p, c])
-    if t == ENTRANCE and r != rec["rot"][p, c]:
+    if t == C.ENTRANCE and r != rec["rot"][p, c]:
         return False  # the Entrance is never rotated (R24)
     return legal_with(rec, p, c, t, 1, r)
 
@@ -168,11 +154,11 @@ def search_matches(rec, p, r, a):
     if a >= 0:
         ok = r == a
     elif a == -1:
-        ok = R_IS_FATE[r] == 1
+        ok = C.R_IS_FATE[r] == 1
     elif a == -2:
-        ok = R_IS_FATE[r] == 1 and R_SLOT[r] == 3
+        ok = C.R_IS_FATE[r] == 1 and C.R_SLOT[r] == 3
     else:
-        ok = R_IS_FATE[r] == 1 and R_SLOT[r] == 0
+        ok = C.R_IS_FATE[r] == 1 and C.R_SLOT[r] == 0
     return ok and can_take_relic(rec, p, r)
 
 
@@ -195,7 +181,7 @@ def any_fate_deck(rec):
 
 @njit(cache=True)
 def any_pile(rec):
-    for k in range(SPOTS):
+    for k in range(S.SPOTS):
         if rec["f_row_n"][k] > 0 or rec["r_row_n"][k] > 0:
             return True
     return False
@@ -232,9 +218,9 @@ def play_for_gold(rec, p, t):
     """R15, R67: a Temple Faithful goes to the Discard Pile; the play is an Action."""
     rec["f_temple"][p, t] -= 1
     rec["f_discard"][p, t] += 1
-    i = stack_push(rec["stack"], rec["stack_n"], K_GOLD, p)
-    rec["stack"][i, S_CARD] = t
-    rec["stack"][i, S_TARGET] = -1
+    i = stack_push(rec["stack"], rec["stack_n"], S.K_GOLD, p)
+    rec["stack"][i, S.S_CARD] = t
+    rec["stack"][i, S.S_TARGET] = -1
     advance(rec)
 
 
@@ -244,22 +230,22 @@ def gold_effect(rec, p, t):
 
     Returns True when a decision is needed (a draw, a cycle).
     """
-    add_gold(rec, p, F_GOLD[t])
-    if F_WHEN[t] != W_GOLD:
+    add_gold(rec, p, C.F_GOLD[t])
+    if C.F_WHEN[t] != W_GOLD:
         return False
-    e = F_EFFECT[t]
+    e = C.F_EFFECT[t]
     if e == E_DEVOTEE_GOLD:
-        add_gold(rec, p, F_A[t] + rec["devotees"])
+        add_gold(rec, p, C.F_A[t] + rec["devotees"])
         rec["devotees"] += 1
     elif e == E_DRAW_FATE:
         if any_fate_deck(rec):
-            rec["draws"] = F_A[t]
+            rec["draws"] = C.F_A[t]
             rec["draw_in_raid"] = 0
             rec["actor"] = p
             rec["phase"] = Phase.DRAW
             return True
     elif e == E_HEAL:
-        heal(rec, p, F_A[t])
+        heal(rec, p, C.F_A[t])
     elif e == E_MARKET_CYCLE:
         if any_pile(rec):
             rec["phase"] = Phase.CYCLE
@@ -278,11 +264,11 @@ def price(rec, x):
 @njit(cache=True)
 def push_flip(rec, p, c, r):
     """R32, R67: pay the Flip Cost; the flip is an Action (the Tile turns when it resolves)."""
-    add_gold(rec, p, -T_FLIP[rec["grid"][p, c]])
+    add_gold(rec, p, -C.T_FLIP[rec["grid"][p, c]])
     rec["sel_cell"] = -1
-    i = stack_push(rec["stack"], rec["stack_n"], K_FLIP, p)
-    rec["stack"][i, S_CARD] = 4 * c + r
-    rec["stack"][i, S_TARGET] = -1
+    i = stack_push(rec["stack"], rec["stack_n"], S.K_FLIP, p)
+    rec["stack"][i, S.S_CARD] = 4 * c + r
+    rec["stack"][i, S.S_TARGET] = -1
     advance(rec)
 
 
@@ -295,8 +281,8 @@ def flip_tile(rec, p, c, r):
     t = int(rec["grid"][p, c])
     rec["side"][p, c] = 1
     rec["rot"][p, c] = r
-    if T_WHEN[t] == W_FLIP and T_EFFECT[t] == E_SEARCH:
-        rec["search"] = T_A[t]
+    if C.T_WHEN[t] == W_FLIP and C.T_EFFECT[t] == E_SEARCH:
+        rec["search"] = C.T_A[t]
         if search_options(rec, p) > 0:
             rec["actor"] = p  # the Tile's owner searches (the Defender, R34)
             rec["phase"] = Phase.SEARCH

@@ -5,34 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from fatezoo.envs.core.decisions import open_where
 from fatezoo.envs.core.jit import njit
 
-from ..cards import F_COST, NF, NR, R_COST, T_STATIONS
-from ..state import (
-    BUY_FAITHFUL,
-    BUY_RELIC,
-    BUY_TILE,
-    CELL,
-    CELLS,
-    DIRECTION,
-    FATE_DECK,
-    FLIP,
-    MAX_DICE,
-    MAX_MOVES,
-    MOVE_FROM,
-    PASS,
-    PICK_DIE_A,
-    PICK_FAITHFUL,
-    PICK_RELIC,
-    PLAY_GOLD,
-    REARRANGE_CAP,
-    RETREAT,
-    ROTATION,
-    SPOT,
-    SPOTS,
-    TARGET_SEAT,
-    Phase,
-)
+from .. import state as S
+from ..cards import F_COST, R_COST, T_STATIONS
+from ..state import Phase
 from .choice import choice_legal
 from .dice import die_pickable
 from .helpers import can_move, count, legal_with, move_ok, neighbour, temple_sum, tile_doors
@@ -53,37 +31,33 @@ from .turn import coverable, fate_price, tile_price
 def market_legal(rec, mask):
     p = int(rec["turn_player"])
     g = rec["gold"][p]
-    for t in range(NF):
-        if rec["f_temple"][p, t] > 0:
-            mask[PLAY_GOLD + t] = 1
-    for k in range(SPOTS):
+    open_where(mask, S.PLAY_GOLD, rec["f_temple"][p])
+    for k in range(S.SPOTS):
         m = rec["f_row_n"][k]
         if m > 0 and price(rec, F_COST[rec["f_row"][k, m - 1]]) <= g:
-            mask[BUY_FAITHFUL + k] = 1
+            mask[S.BUY_FAITHFUL + k] = 1
         m = rec["r_row_n"][k]
         if m > 0:
             r = int(rec["r_row"][k, m - 1])
             if price(rec, R_COST[r]) <= g and can_take_relic(rec, p, r):
-                mask[BUY_RELIC + k] = 1
+                mask[S.BUY_RELIC + k] = 1
     if rec["t_deck_n"] > 0 and g >= price(rec, tile_price(rec)):
         # every deck Tile shows the same A-side, so the top Tile's type does not matter
         if can_place_anywhere(rec, p, rec["t_deck"][rec["t_deck_n"] - 1], 0):
-            mask[BUY_TILE] = 1
+            mask[S.BUY_TILE] = 1
     if g >= price(rec, fate_price(rec)):
-        for f in range(4):
-            if rec["c_deck_n"][f] > 0:
-                mask[FATE_DECK + f] = 1
-    for c in range(CELLS):
+        open_where(mask, S.FATE_DECK, rec["c_deck_n"])
+    for c in range(S.CELLS):
         if can_flip(rec, p, c):
-            mask[FLIP + c] = 1
-    if rec["rearranged"] < REARRANGE_CAP:
-        occ = np.zeros(CELLS, np.int8)
-        doors = np.zeros(CELLS, np.int64)
-        for c in range(CELLS):
+            mask[S.FLIP + c] = 1
+    if rec["rearranged"] < S.REARRANGE_CAP:
+        occ = np.zeros(S.CELLS, np.int8)
+        doors = np.zeros(S.CELLS, np.int64)
+        for c in range(S.CELLS):
             if can_move(rec, p, c, occ, doors):
-                mask[MOVE_FROM + c] = 1
+                mask[S.MOVE_FROM + c] = 1
     action_mask(rec, p, False, mask)
-    mask[PASS] = 1
+    mask[S.PASS] = 1
 
 
 @njit(cache=True)
@@ -101,7 +75,7 @@ def asks(rec):
 @njit(cache=True, inline="always")
 def mask_respond(rec, mask):
     """Legal in RESPOND: the asked seat may respond to the top of the stack, or pass (R69-R70)."""
-    mask[PASS] = 1
+    mask[S.PASS] = 1
     action_mask(rec, int(rec["current_player"]), True, mask)
 
 
@@ -111,7 +85,7 @@ def mask_finalize(rec, mask):
 
     The seat holding priority in a fight's round may act, or pass (R47, R51).
     """
-    mask[PASS] = 1  # R51
+    mask[S.PASS] = 1  # R51
     action_mask(rec, int(rec["priority"]), False, mask)
 
 
@@ -119,11 +93,11 @@ def mask_finalize(rec, mask):
 def mask_pick_die(rec, mask):
     """Legal in PICK_DIE: a resolving reroll / set-a-die effect: its owner picks a die (R66)."""
     for s in range(2):
-        for i in range(MAX_DICE):
+        for i in range(S.MAX_DICE):
             if die_pickable(rec, s, i):
-                mask[PICK_DIE_A + s * MAX_DICE + i] = 1
+                mask[S.PICK_DIE_A + s * S.MAX_DICE + i] = 1
     if rec["die_set"] == 0:
-        mask[PASS] = 1  # a reroll of "up to" that many dice
+        mask[S.PASS] = 1  # a reroll of "up to" that many dice
 
 
 @njit(cache=True, inline="always")
@@ -134,7 +108,7 @@ def mask_fate_target(rec, mask):
     e, x = play_effect(int(rec["sel_play"]))
     for k in range(n - 1):
         if target_ok(rec, s, (s + 1 + k) % n, e, x):
-            mask[TARGET_SEAT + k] = 1
+            mask[S.TARGET_SEAT + k] = 1
 
 
 @njit(cache=True, inline="always")
@@ -144,42 +118,37 @@ def mask_assign(rec, mask):
     s = 1 if rec["actor"] == q else 0
     for i in range(rec["dice_n"][s]):
         if rec["die_to"][s, i] < 0:
-            mask[PICK_DIE_A + s * MAX_DICE + i] = 1
+            mask[S.PICK_DIE_A + s * S.MAX_DICE + i] = 1
 
 
 @njit(cache=True, inline="always")
 def mask_cover_relic(rec, mask):
     """Legal in COVER_RELIC: a revealed (R12) or returned (R20) Relic covers a chosen pile."""
-    for k in range(SPOTS):
+    for k in range(S.SPOTS):
         if return_coverable(rec, k):
-            mask[SPOT + SPOTS + k] = 1
+            mask[S.SPOT + S.SPOTS + k] = 1
 
 
 @njit(cache=True, inline="always")
 def mask_cover_faithful(rec, mask):
     """Legal in COVER_FAITHFUL: a revealed Faithful covers a chosen pile (R12)."""
-    for k in range(SPOTS):
+    for k in range(S.SPOTS):
         if coverable(rec, k):  # R13: never a Decree
-            mask[SPOT + k] = 1
+            mask[S.SPOT + k] = 1
 
 
 @njit(cache=True, inline="always")
 def mask_draw(rec, mask):
     """Legal in DRAW: draw a Fate card: choose the deck (R77)."""
-    for f in range(4):
-        if rec["c_deck_n"][f] > 0:
-            mask[FATE_DECK + f] = 1
+    open_where(mask, S.FATE_DECK, rec["c_deck_n"])
 
 
 @njit(cache=True, inline="always")
 def mask_cycle(rec, mask):
     """Legal in CYCLE: Seer: put the top card of a pile on the bottom of its deck, or pass."""
-    for k in range(SPOTS):
-        if rec["f_row_n"][k] > 0:
-            mask[SPOT + k] = 1
-        if rec["r_row_n"][k] > 0:
-            mask[SPOT + SPOTS + k] = 1
-    mask[PASS] = 1
+    open_where(mask, S.SPOT, rec["f_row_n"])
+    open_where(mask, S.SPOT + S.SPOTS, rec["r_row_n"])
+    mask[S.PASS] = 1
 
 
 @njit(cache=True, inline="always")
@@ -187,11 +156,11 @@ def mask_place_cell(rec, mask):
     """Legal in PLACE_CELL: a bought Tile: its cell (R21)."""
     p = int(rec["turn_player"])
     t = int(rec["t_held"])
-    for c in range(CELLS):
+    for c in range(S.CELLS):
         if rec["grid"][p, c] < 0:
             for r in range(4):
                 if legal_with(rec, p, c, t, 0, r):
-                    mask[CELL + c] = 1
+                    mask[S.CELL + c] = 1
                     break
 
 
@@ -201,7 +170,7 @@ def mask_place_rot(rec, mask):
     p = int(rec["turn_player"])
     for r in range(4):
         if legal_with(rec, p, rec["sel_cell"], rec["t_held"], 0, r):
-            mask[ROTATION + r] = 1
+            mask[S.ROTATION + r] = 1
 
 
 @njit(cache=True, inline="always")
@@ -210,19 +179,19 @@ def mask_flip_rot(rec, mask):
     p = int(rec["turn_player"])
     for r in range(4):
         if flip_rotation_ok(rec, p, rec["sel_cell"], r):
-            mask[ROTATION + r] = 1
+            mask[S.ROTATION + r] = 1
 
 
 @njit(cache=True, inline="always")
 def mask_move_cell(rec, mask):
     """Legal in MOVE_CELL: rearranging: the cell the chosen Tile moves to (R24)."""
     p = int(rec["turn_player"])
-    occ = np.zeros(CELLS, np.int8)
-    doors = np.zeros(CELLS, np.int64)
-    for d in range(CELLS):
+    occ = np.zeros(S.CELLS, np.int8)
+    doors = np.zeros(S.CELLS, np.int64)
+    for d in range(S.CELLS):
         for r in range(4):
             if move_ok(rec, p, rec["sel_cell"], d, r, occ, doors):
-                mask[CELL + d] = 1
+                mask[S.CELL + d] = 1
                 break
 
 
@@ -230,11 +199,11 @@ def mask_move_cell(rec, mask):
 def mask_move_rot(rec, mask):
     """Legal in MOVE_ROT: then its rotation."""
     p = int(rec["turn_player"])
-    occ = np.zeros(CELLS, np.int8)
-    doors = np.zeros(CELLS, np.int64)
+    occ = np.zeros(S.CELLS, np.int8)
+    doors = np.zeros(S.CELLS, np.int64)
     for r in range(4):
         if move_ok(rec, p, rec["sel_cell"], rec["move_to"], r, occ, doors):
-            mask[ROTATION + r] = 1
+            mask[S.ROTATION + r] = 1
 
 
 @njit(cache=True, inline="always")
@@ -244,8 +213,8 @@ def mask_search(rec, mask):
     for i in range(rec["r_deck_n"]):
         r = int(rec["r_deck"][i])
         if search_matches(rec, s, r, rec["search"]):
-            mask[PICK_RELIC + r] = 1
-    mask[PASS] = 1
+            mask[S.PICK_RELIC + r] = 1
+    mask[S.PASS] = 1
 
 
 @njit(cache=True, inline="always")
@@ -255,8 +224,8 @@ def mask_raid_target(rec, mask):
     n = int(rec["num_players"])
     for k in range(n - 1):
         if rec["alive"][(p + 1 + k) % n]:
-            mask[TARGET_SEAT + k] = 1
-    mask[PASS] = 1
+            mask[S.TARGET_SEAT + k] = 1
+    mask[S.PASS] = 1
 
 
 @njit(cache=True, inline="always")
@@ -266,64 +235,54 @@ def mask_defend(rec, mask):
     c = int(rec["marker"])
     st = T_STATIONS[rec["grid"][q, c], rec["side"][q, c]]
     if rec["picked"] < st:
-        for t in range(NF):
-            if rec["f_temple"][q, t] > 0:
-                mask[PICK_FAITHFUL + t] = 1
-    mask[PASS] = 1
+        open_where(mask, S.PICK_FAITHFUL, rec["f_temple"][q])
+    mask[S.PASS] = 1
 
 
 @njit(cache=True, inline="always")
 def mask_dispatch(rec, mask):
     """Legal in DISPATCH: the Raider dispatches (R48)."""
     p = int(rec["turn_player"])
-    for t in range(NF):
-        if rec["f_party"][p, t] > 0:
-            mask[PICK_FAITHFUL + t] = 1
+    open_where(mask, S.PICK_FAITHFUL, rec["f_party"][p])
     if rec["picked"] > 0:
-        mask[PASS] = 1
+        mask[S.PASS] = 1
     else:
-        mask[RETREAT] = 1
+        mask[S.RETREAT] = 1
 
 
 @njit(cache=True, inline="always")
 def mask_recall(rec, mask):
     """Legal in RECALL: the Raider recalls one dispatched Faithful (R55)."""
-    for t in range(NF):
-        if rec["f_fight"][0, t] > 0:
-            mask[PICK_FAITHFUL + t] = 1
+    open_where(mask, S.PICK_FAITHFUL, rec["f_fight"][0])
 
 
 @njit(cache=True, inline="always")
 def mask_advance(rec, mask):
     """Legal in ADVANCE: the Raider moves the Marker or retreats (R56)."""
     q = int(rec["defender"])
-    if rec["moves"] < MAX_MOVES:
+    if rec["moves"] < S.MAX_MOVES:
         c = int(rec["marker"])
         doors = tile_doors(rec, q, c)
         for d in range(4):
             o = neighbour(c, d)
             if (doors >> d) & 1 and o >= 0 and rec["grid"][q, o] >= 0 \
                     and (tile_doors(rec, q, o) >> ((d + 2) % 4)) & 1:
-                mask[DIRECTION + d] = 1
-    mask[RETREAT] = 1
+                mask[S.DIRECTION + d] = 1
+    mask[S.RETREAT] = 1
 
 
 @njit(cache=True, inline="always")
 def mask_trap_discard(rec, mask):
     """Legal in TRAP_DISCARD: a Pit Trap: the Raider discards a Party Faithful (R37)."""
     p = int(rec["turn_player"])
-    for t in range(NF):
-        if rec["f_party"][p, t] > 0:
-            mask[PICK_FAITHFUL + t] = 1
+    open_where(mask, S.PICK_FAITHFUL, rec["f_party"][p])
 
 
 @njit(cache=True, inline="always")
 def mask_vandal(rec, mask):
     """Legal in VANDAL: on Smite: the Raider picks a Relic of the Smitten player (R59)."""
     q = int(rec["defender"])
-    for r in range(NR):
-        if rec["r_owned"][q, r] > 0:
-            mask[PICK_RELIC + r] = 1
+    open_where(mask, S.PICK_RELIC, rec["r_owned"][q])
 
 
 @njit(cache=True, inline="always")
@@ -331,10 +290,8 @@ def mask_reinforce(rec, mask):
     """Legal in REINFORCE: the split into Temple and Raiding Party (R61)."""
     p = int(rec["turn_player"])
     if count(rec["f_temple"][p]) < temple_sum(rec, p, T_STATIONS):
-        for t in range(NF):
-            if rec["f_pool"][p, t] > 0:
-                mask[PICK_FAITHFUL + t] = 1
-    mask[PASS] = 1
+        open_where(mask, S.PICK_FAITHFUL, rec["f_pool"][p])
+    mask[S.PASS] = 1
 
 
 @njit(cache=True)

@@ -6,52 +6,9 @@ from __future__ import annotations
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.stack import KIND, OWNER, stack_push
 
-from ..cards import (
-    C_A,
-    C_COPIES,
-    C_COST,
-    C_EFFECT,
-    C_FATE,
-    C_TIMING,
-    DEVOTEE,
-    F_COST,
-    F_FATE,
-    F_SYMBOL,
-    HIGH_PRIEST,
-    NC,
-    NF,
-    NR,
-    R_A,
-    R_COST,
-    R_EFFECT,
-    R_IS_FATE,
-    R_SACRIFICE,
-    R_SYMBOL,
-    R_TIMING,
-    R_USE_DEVOTEE,
-    T_FLIP,
-)
-from ..state import (
-    ABILITY,
-    CELLS,
-    F_COUNTERED,
-    F_SACRIFICED,
-    FLIP,
-    K_ABILITY,
-    K_FATE,
-    K_FLIP,
-    K_RELIC,
-    MAX_DICE,
-    MAX_LIFE,
-    PLAY_FATE,
-    S_CARD,
-    S_FLAGS,
-    S_TARGET,
-    SPOTS,
-    STACK_CAP,
-    USE_RELIC,
-    Phase,
-)
+from .. import cards as C
+from .. import state as S
+from ..state import Phase
 from .helpers import legal_with, push_bottom, relic_sum
 from .tables import (
     C_PLAYABLE,
@@ -101,7 +58,7 @@ def relic_allowance(rec, p, f):
             k = max(k, fate_relics_of(rec, p, g))
     else:
         k = fate_relics_of(rec, p, f)
-    return k + relic_sum(rec, p, R_SYMBOL) + relic_sum(rec, p, R_COST_REDUCE)
+    return k + relic_sum(rec, p, C.R_SYMBOL) + relic_sum(rec, p, R_COST_REDUCE)
 
 
 @njit(cache=True)
@@ -122,18 +79,18 @@ def fight_side(rec, p):
 @njit(cache=True)
 def play_effect(play):
     """The effect instruction and its ``a`` of a Fate card (< NC) or a Relic use (NC + type)."""
-    if play < NC:
-        return C_EFFECT[play], C_A[play]
-    return R_EFFECT[play - NC], R_A[play - NC]
+    if play < C.NC:
+        return C.C_EFFECT[play], C.C_A[play]
+    return C.R_EFFECT[play - C.NC], C.R_A[play - C.NC]
 
 
 @njit(cache=True)
 def smashable(r, a):
     """SMASH_RELIC ``a``: 0 a Basic Relic (the Relics of the Fates too), 1 a Fate Relic, 2 any."""
     if a == 0:
-        return R_IS_FATE[r] == 0
+        return C.R_IS_FATE[r] == 0
     if a == 1:
-        return R_IS_FATE[r] == 1
+        return C.R_IS_FATE[r] == 1
     return True
 
 
@@ -143,7 +100,7 @@ def target_ok(rec, p, q, e, a):
     if q == p or not rec["alive"][q]:
         return False
     if e == E_SMASH:
-        for r in range(NR):
+        for r in range(C.NR):
             if rec["r_owned"][q, r] > 0 and smashable(r, a):
                 return True
         return False
@@ -166,15 +123,15 @@ def free_pick(rec, p, k, a):
 
     Spots: Faithful Row 0-5, Relic Row 6-11; a Fate Relic needs an open Altar (R19-R20).
     """
-    if k < SPOTS:
+    if k < S.SPOTS:
         m = rec["f_row_n"][k]
-        return m > 0 and F_COST[rec["f_row"][k, m - 1]] <= a
-    k -= SPOTS
+        return m > 0 and C.F_COST[rec["f_row"][k, m - 1]] <= a
+    k -= S.SPOTS
     m = rec["r_row_n"][k]
     if m == 0:
         return False
     r = int(rec["r_row"][k, m - 1])
-    return R_COST[r] <= a and can_take_relic(rec, p, r)
+    return C.R_COST[r] <= a and can_take_relic(rec, p, r)
 
 
 @njit(cache=True)
@@ -183,13 +140,13 @@ def card_source(rows, sizes, deck, deck_n, x):
 
     The lowest spot whose top it is, else the deck (``SPOTS``), else nowhere (-1).
     """
-    for k in range(SPOTS):
+    for k in range(S.SPOTS):
         m = sizes[k]
         if m > 0 and rows[k, m - 1] == x:
             return k
     for i in range(deck_n):
         if deck[i] == x:
-            return SPOTS
+            return S.SPOTS
     return -1
 
 
@@ -210,10 +167,10 @@ def faithful_source(rec, t):
 def any_buy_any(rec, p):
     if rec["f_deck_n"] > 0:
         return True
-    for k in range(SPOTS):
+    for k in range(S.SPOTS):
         if rec["f_row_n"][k] > 0:
             return True
-    for r in range(NR):
+    for r in range(C.NR):
         if relic_source(rec, p, r) >= 0:
             return True
     return False
@@ -225,12 +182,12 @@ def removable(rec, o, t):
 
     Never a High Priest, nor anyone of a side under PROTECT_PARTY.
     """
-    return rec["f_fight"][o, t] > 0 and t != HIGH_PRIEST and not rec["protect"][o]
+    return rec["f_fight"][o, t] > 0 and t != C.HIGH_PRIEST and not rec["protect"][o]
 
 
 @njit(cache=True)
 def any_removable(rec, o):
-    for t in range(NF):
+    for t in range(C.NF):
         if removable(rec, o, t):
             return True
     return False
@@ -240,21 +197,21 @@ def any_removable(rec, o):
 def effect_does_something(rec, p, e, a):
     """R63/R78 reading: an Action that would do nothing is not offered."""
     if e == E_HEAL or e == E_HEAL_FULL:
-        return rec["life"][p] < MAX_LIFE
+        return rec["life"][p] < S.MAX_LIFE
     if e == E_DRAW_FATE:
         return any_fate_deck(rec)
     if e == E_MARKET_CYCLE:
         return any_pile(rec)
     if e == E_GOLD_ALIGNED:
         k = 0
-        for t in range(NF):
-            if F_FATE[t] == 2 or F_SYMBOL[t]:  # R89: the Fatesworn symbol counts
+        for t in range(C.NF):
+            if C.F_FATE[t] == 2 or C.F_SYMBOL[t]:  # R89: the Fatesworn symbol counts
                 k += rec["f_discard"][p, t]
         return k > 0
     if e == E_SMASH or e == E_STEAL:
         return any_target(rec, p, e, a)
     if e == E_FREE_BUY:
-        for k in range(2 * SPOTS):
+        for k in range(2 * S.SPOTS):
             if free_pick(rec, p, k, a):
                 return True
         return False
@@ -268,7 +225,7 @@ def effect_does_something(rec, p, e, a):
     if e == E_PROTECT:
         return s >= 0 and not rec["protect"][s]
     if e == E_ADD_DIE:
-        return s >= 0 and rec["dice_n"][s] + rec["extra"][s] < MAX_DICE
+        return s >= 0 and rec["dice_n"][s] + rec["extra"][s] < S.MAX_DICE
     if e == E_WIN_TIES:
         return s >= 0 and not rec["win_ties"][s]
     if e == E_RECALL_EXTRA:
@@ -288,8 +245,8 @@ def effect_does_something(rec, p, e, a):
         return False
     if e == E_COUNTER:
         i = rec["stack_n"][0] - 1
-        return i >= 0 and rec["stack"][i, KIND] == K_FATE and rec["stack"][i, OWNER] != p \
-            and not rec["stack"][i, S_FLAGS] & F_COUNTERED
+        return i >= 0 and rec["stack"][i, KIND] == S.K_FATE and rec["stack"][i, OWNER] != p \
+            and not rec["stack"][i, S.S_FLAGS] & S.F_COUNTERED
     return True
 
 
@@ -301,7 +258,7 @@ def timing_ok(rec, p, tm, response):
     the table in such a fight; `own_turn`: never as a response; `stack`: only as one.
     """
     if response:
-        if tm == TM_OWN or rec["stack_n"][0] >= STACK_CAP:
+        if tm == TM_OWN or rec["stack_n"][0] >= S.STACK_CAP:
             return False
     elif tm == TM_STACK or (tm == TM_OWN and p != rec["turn_player"]):
         return False
@@ -329,12 +286,12 @@ def fate_type_ok(rec, p, k, response):
     """``can_play_fate`` but for holding the card: from public information only."""
     if not C_PLAYABLE[k]:
         return False
-    if not timing_ok(rec, p, C_TIMING[k], response):
+    if not timing_ok(rec, p, C.C_TIMING[k], response):
         return False
     waived = rec["waive"] and p == rec["turn_player"]
-    if not waived and relic_allowance(rec, p, C_FATE[k]) < C_COST[k]:
+    if not waived and relic_allowance(rec, p, C.C_FATE[k]) < C.C_COST[k]:
         return False
-    return effect_does_something(rec, p, C_EFFECT[k], C_A[k])
+    return effect_does_something(rec, p, C.C_EFFECT[k], C.C_A[k])
 
 
 @njit(cache=True)
@@ -342,11 +299,11 @@ def can_use_relic(rec, p, r, response):
     """R63-R65: seat ``p`` may use Relic type ``r`` now."""
     if rec["r_owned"][p, r] <= 0 or not R_USABLE[r]:
         return False
-    if not timing_ok(rec, p, R_TIMING[r], response):
+    if not timing_ok(rec, p, C.R_TIMING[r], response):
         return False
-    if R_USE_DEVOTEE[r] and rec["f_discard"][p, DEVOTEE] <= 0:
+    if C.R_USE_DEVOTEE[r] and rec["f_discard"][p, C.DEVOTEE] <= 0:
         return False
-    return effect_does_something(rec, p, R_EFFECT[r], R_A[r])
+    return effect_does_something(rec, p, C.R_EFFECT[r], C.R_A[r])
 
 
 @njit(cache=True)
@@ -372,20 +329,20 @@ def action_mask(rec, p, responding, mask):
     ``responding``: as the asked seat of a response window (R69), else as the turn player's
     own Action in their Marketplace Step.
     """
-    for k in range(NC):
+    for k in range(C.NC):
         if rec["c_hand"][p, k] > 0 and can_play_fate(rec, p, k, responding):
-            mask[PLAY_FATE + k] = 1
-    for r in range(NR):
+            mask[S.PLAY_FATE + k] = 1
+    for r in range(C.NR):
         if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
-            mask[USE_RELIC + r] = 1
-    if p == rec["defender"] and (not responding or rec["stack_n"][0] < STACK_CAP):
-        for c in range(CELLS):
+            mask[S.USE_RELIC + r] = 1
+    if p == rec["defender"] and (not responding or rec["stack_n"][0] < S.STACK_CAP):
+        for c in range(S.CELLS):
             if raid_flip_ok(rec, p, c):
-                mask[FLIP + c] = 1
-    if rec["fin"] > 0 and (not responding or rec["stack_n"][0] < STACK_CAP):
-        for t in range(NF):
+                mask[S.FLIP + c] = 1
+    if rec["fin"] > 0 and (not responding or rec["stack_n"][0] < S.STACK_CAP):
+        for t in range(C.NF):
             if ability_ok(rec, p, t):
-                mask[ABILITY + t] = 1  # R43, R70: an ability discard
+                mask[S.ABILITY + t] = 1  # R43, R70: an ability discard
 
 
 @njit(cache=True)
@@ -396,7 +353,7 @@ def raid_flip_ok(rec, p, c):
     Marketplace Step, R33); not a Tile whose flip already waits on the stack.
     """
     t = int(rec["grid"][p, c])
-    if t < 0 or rec["side"][p, c] != 0 or T_FLIP[t] <= 0 or T_FLIP[t] > rec["gold"][p]:
+    if t < 0 or rec["side"][p, c] != 0 or C.T_FLIP[t] <= 0 or C.T_FLIP[t] > rec["gold"][p]:
         return False
     if flip_pending(rec, p, c):
         return False
@@ -407,8 +364,8 @@ def raid_flip_ok(rec, p, c):
 def flip_pending(rec, p, c):
     """Whether a flip of seat ``p``'s Tile in cell ``c`` waits on the stack."""
     for i in range(rec["stack_n"][0]):
-        if rec["stack"][i, KIND] == K_FLIP and rec["stack"][i, OWNER] == p \
-                and rec["stack"][i, S_CARD] // 4 == c:
+        if rec["stack"][i, KIND] == S.K_FLIP and rec["stack"][i, OWNER] == p \
+                and rec["stack"][i, S.S_CARD] // 4 == c:
             return True
     return False
 
@@ -429,17 +386,17 @@ def has_play(rec, p, responding):
     if not rec["alive"][p]:
         return False
     held = 0
-    for k in range(NC):
+    for k in range(C.NC):
         held += rec["c_hand"][p, k]
     if held > 0:
-        for k in range(NC):
-            if rec["c_out"][k] < C_COPIES[k] and fate_type_ok(rec, p, k, responding):
+        for k in range(C.NC):
+            if rec["c_out"][k] < C.C_COPIES[k] and fate_type_ok(rec, p, k, responding):
                 return True
-    for r in range(NR):
+    for r in range(C.NR):
         if rec["r_owned"][p, r] > 0 and can_use_relic(rec, p, r, responding):
             return True
-    if p == rec["defender"] and (not responding or rec["stack_n"][0] < STACK_CAP):
-        for c in range(CELLS):
+    if p == rec["defender"] and (not responding or rec["stack_n"][0] < S.STACK_CAP):
+        for c in range(S.CELLS):
             t = int(rec["grid"][p, c])
             if t < 0 or rec["side"][p, c] != 0:
                 continue
@@ -448,9 +405,9 @@ def has_play(rec, p, responding):
                     return True  # R34: a Starting Tile (public)
             elif rec["gold"][p] >= MIN_DECK_FLIP and not flip_pending(rec, p, c):
                 return True  # R34: a deck Tile (its type hidden)
-    if rec["fin"] > 0 and (not responding or rec["stack_n"][0] < STACK_CAP):
+    if rec["fin"] > 0 and (not responding or rec["stack_n"][0] < S.STACK_CAP):
         s = fight_side(rec, p)
-        for t in range(NF):
+        for t in range(C.NF):
             k = rec["f_temple"][p, t] + rec["f_party"][p, t]
             if k > 0 and (s == 0 and F_DISCARD_RAID[t] > 0
                           or s == 1 and F_DISCARD_DEFEND[t] > 0):
@@ -479,24 +436,24 @@ def begin_play(rec, p, play):
 def push_play(rec, p, play, target):
     """R67, R72, R65: pay the costs, put the Action on the stack, open its window."""
     stack, top = rec["stack"], rec["stack_n"]
-    if play < NC:
+    if play < C.NC:
         rec["c_hand"][p, play] -= 1
         drop_symbol(rec, p, play)
         if p == rec["turn_player"]:
             rec["waive"] = 0  # the waiver is spent by the next Fate card (R72)
-        i = stack_push(stack, top, K_FATE, p)
-        stack[i, S_CARD] = play
+        i = stack_push(stack, top, S.K_FATE, p)
+        stack[i, S.S_CARD] = play
     else:
-        r = play - NC
-        i = stack_push(stack, top, K_RELIC, p)
-        stack[i, S_CARD] = r
-        if R_SACRIFICE[r]:
+        r = play - C.NC
+        i = stack_push(stack, top, S.K_RELIC, p)
+        stack[i, S.S_CARD] = r
+        if C.R_SACRIFICE[r]:
             rec["r_owned"][p, r] -= 1
-            stack[i, S_FLAGS] = F_SACRIFICED
-        if R_USE_DEVOTEE[r]:
-            rec["f_discard"][p, DEVOTEE] -= 1
-            rec["f_deck_n"] = push_bottom(rec["f_deck"], rec["f_deck_n"], DEVOTEE)
-    stack[i, S_TARGET] = target
+            stack[i, S.S_FLAGS] = S.F_SACRIFICED
+        if C.R_USE_DEVOTEE[r]:
+            rec["f_discard"][p, C.DEVOTEE] -= 1
+            rec["f_deck_n"] = push_bottom(rec["f_deck"], rec["f_deck_n"], C.DEVOTEE)
+    stack[i, S.S_TARGET] = target
     rec["sel_play"] = -1
     rec["actor"] = -1
     advance(rec)
@@ -514,9 +471,9 @@ def push_ability(rec, p, t):
     else:
         rec["f_temple"][p, t] -= 1
     rec["f_discard"][p, t] += 1
-    i = stack_push(rec["stack"], rec["stack_n"], K_ABILITY, p)
-    rec["stack"][i, S_CARD] = t
-    rec["stack"][i, S_TARGET] = -1
+    i = stack_push(rec["stack"], rec["stack_n"], S.K_ABILITY, p)
+    rec["stack"][i, S.S_CARD] = t
+    rec["stack"][i, S.S_TARGET] = -1
     advance(rec)
 
 

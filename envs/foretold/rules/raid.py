@@ -7,37 +7,9 @@ from fatezoo.envs.core.dice import roll
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.stack import stack_push
 
-from ..cards import (
-    ENTRANCE,
-    F_DEFEND,
-    F_DICE,
-    F_RAID,
-    F_WHEN,
-    HEART,
-    NF,
-    NR,
-    R_A,
-    R_EFFECT,
-    R_WHEN,
-    T_A,
-    T_BONUS,
-    T_EFFECT,
-    T_KIND,
-    T_STATIONS,
-)
-from ..state import (
-    CELLS,
-    COMBAT_DIE,
-    K_ONSMITE,
-    K_ROLL,
-    K_SMITE,
-    K_TRAP,
-    MAX_DICE,
-    S_CARD,
-    S_TARGET,
-    SMITING_DIE,
-    Phase,
-)
+from .. import cards as C
+from .. import state as S
+from ..state import Phase
 from .helpers import add_gold, b_side_sum, count, heal, relic_sum
 from .tables import (
     E_DAMAGE,
@@ -77,8 +49,8 @@ def begin_raid_step(rec):
 def start_raid(rec, q):
     clear_raid(rec)
     rec["defender"] = q
-    for c in range(CELLS):
-        if rec["grid"][q, c] == ENTRANCE:
+    for c in range(S.CELLS):
+        if rec["grid"][q, c] == C.ENTRANCE:
             rec["marker"] = c
     arrive(rec)
 
@@ -93,13 +65,13 @@ def arrive(rec):
         return
     rec["visited"][c] = 1
     t = int(rec["grid"][q, c])
-    if T_KIND[t] == 1 and rec["side"][q, c] == 0:
+    if C.T_KIND[t] == 1 and rec["side"][q, c] == 0:
         # an unsprung Trap springs at once (B-side up, seen by all); the spring is an
         # Action of its owner: its effect comes after the responses (R37, R67)
         rec["side"][q, c] = 1
-        i = stack_push(rec["stack"], rec["stack_n"], K_TRAP, q)
-        rec["stack"][i, S_CARD] = c
-        rec["stack"][i, S_TARGET] = -1
+        i = stack_push(rec["stack"], rec["stack_n"], S.K_TRAP, q)
+        rec["stack"][i, S.S_CARD] = c
+        rec["stack"][i, S.S_TARGET] = -1
         return  # its window opens from apply_action (open_raid_window)
     offer_defense(rec)
 
@@ -112,15 +84,15 @@ def spring(rec, c):
     """
     q = int(rec["defender"])
     t = int(rec["grid"][q, c])
-    e = T_EFFECT[t]
+    e = C.T_EFFECT[t]
     p = int(rec["turn_player"])
     if e == E_TRAP_DISCARD:
         if count(rec["f_party"][p]) > 0:
-            rec["trap_left"] = T_A[t]
+            rec["trap_left"] = C.T_A[t]
             rec["phase"] = Phase.TRAP_DISCARD
             return
     elif e == E_TRAP_DAMAGE:
-        damage(rec, p, T_A[t])
+        damage(rec, p, C.T_A[t])
         if rec["phase"] == Phase.OVER or not rec["alive"][p]:
             return
     elif e == E_TRAP_END:
@@ -134,7 +106,7 @@ def offer_defense(rec):
     q = int(rec["defender"])
     c = int(rec["marker"])
     t = int(rec["grid"][q, c])
-    if T_STATIONS[t, rec["side"][q, c]] > 0 and not rec["conquered"][c]:
+    if C.T_STATIONS[t, rec["side"][q, c]] > 0 and not rec["conquered"][c]:
         if count(rec["f_temple"][q]) > 0:
             rec["picked"] = 0
             rec["phase"] = Phase.DEFEND
@@ -148,7 +120,7 @@ def offer_defense(rec):
 def conquer(rec):
     c = int(rec["marker"])
     rec["conquered"][c] = 1
-    if rec["grid"][rec["defender"], c] == HEART:
+    if rec["grid"][rec["defender"], c] == C.HEART:
         push_smite(rec)
     else:
         rec["phase"] = Phase.ADVANCE
@@ -157,23 +129,23 @@ def conquer(rec):
 @njit(cache=True)
 def roll_side(rec, s):
     k = 0
-    for t in range(NF):
-        k += rec["f_fight"][s, t] * F_DICE[t]
-    k = min(k + rec["extra"][s], MAX_DICE)
+    for t in range(C.NF):
+        k += rec["f_fight"][s, t] * C.F_DICE[t]
+    k = min(k + rec["extra"][s], S.MAX_DICE)
     rec["extra"][s] = 0
     clear_dice(rec, s)
     rec["dice_n"][s] = k
     for i in range(k):
-        rec["dice"][s, i] = roll(COMBAT_DIE, rec["rng"])
+        rec["dice"][s, i] = roll(S.COMBAT_DIE, rec["rng"])
 
 
 @njit(cache=True)
 def low_slots(rec, s):
     """R50: dice of side ``s``'s die-dependent Faithful (LOW_DIE_BONUS: the Strategist)."""
     k = 0
-    for t in range(NF):
+    for t in range(C.NF):
         if F_LOW_DIE[t] > 0:
-            k += rec["f_fight"][s, t] * F_DICE[t]
+            k += rec["f_fight"][s, t] * C.F_DICE[t]
     return k
 
 
@@ -190,7 +162,7 @@ def assignment_matters(rec, s):
         return False
     lo = False
     hi = False
-    for t in range(NF):
+    for t in range(C.NF):
         if F_LOW_DIE[t] > 0 and rec["f_fight"][s, t] > 0:
             for i in range(n):
                 if rec["dice"][s, i] <= F_LOW_FACE[t]:
@@ -203,8 +175,8 @@ def assignment_matters(rec, s):
 @njit(cache=True)
 def next_low_type(rec, s):
     """R50: the die-dependent Faithful type of side ``s`` with a die slot still free."""
-    for t in range(NF):
-        if F_LOW_DIE[t] > 0 and dice_to(rec, s, t) < rec["f_fight"][s, t] * F_DICE[t]:
+    for t in range(C.NF):
+        if F_LOW_DIE[t] > 0 and dice_to(rec, s, t) < rec["f_fight"][s, t] * C.F_DICE[t]:
             return t
     return -1
 
@@ -231,18 +203,18 @@ def side_total(rec, s):
         if t >= 0 and rec["dice"][s, i] <= F_LOW_FACE[t]:
             total += F_LOW_DIE[t]
     size = count(rec["f_fight"][s])
-    for t in range(NF):
+    for t in range(C.NF):
         m = rec["f_fight"][s, t]
         if m == 0:
             continue
-        total += m * (F_RAID[t] if s == 0 else F_DEFEND[t])
+        total += m * (C.F_RAID[t] if s == 0 else C.F_DEFEND[t])
         total += m * F_ALLY[t] * (size - 1)
     total += rec["bonus"][s]  # ability discards (R43)
     if s == 0:
         total += relic_sum(rec, p, R_RAID_BONUS) + b_side_sum(rec, p, T_RAID_BONUS)
     else:
         c = int(rec["marker"])
-        total += T_BONUS[rec["grid"][q, c], rec["side"][q, c]]
+        total += C.T_BONUS[rec["grid"][q, c], rec["side"][q, c]]
         total += relic_sum(rec, q, R_DEFENSE_BONUS)
     return max(0, total)
 
@@ -280,13 +252,13 @@ def fight(rec):
         rec["extra"][s] = 0
         rec["protect"][s] = 0
     if a > b or (a == b and raider_ties):
-        for t in range(NF):
+        for t in range(C.NF):
             rec["f_defeated"][t] += rec["f_fight"][1, t]
             rec["f_fight"][1, t] = 0
         rec["conquered"][rec["marker"]] = 1
         rec["phase"] = Phase.RECALL
     else:
-        for t in range(NF):
+        for t in range(C.NF):
             rec["f_discard"][p, t] += rec["f_fight"][0, t]
             rec["f_fight"][0, t] = 0
         if q >= 0:
@@ -295,7 +267,7 @@ def fight(rec):
 
 @njit(cache=True)
 def after_conquest(rec):
-    if rec["grid"][rec["defender"], rec["marker"]] == HEART:
+    if rec["grid"][rec["defender"], rec["marker"]] == C.HEART:
         push_smite(rec)
     else:
         rec["phase"] = Phase.ADVANCE
@@ -310,9 +282,9 @@ def push_smite(rec):
     window opens from the caller (``open_raid_window``, or the loop of ``advance``), so
     that no kernel calls back up into ``advance``.
     """
-    i = stack_push(rec["stack"], rec["stack_n"], K_SMITE, rec["turn_player"])
-    rec["stack"][i, S_CARD] = 0
-    rec["stack"][i, S_TARGET] = rec["defender"]
+    i = stack_push(rec["stack"], rec["stack_n"], S.K_SMITE, rec["turn_player"])
+    rec["stack"][i, S.S_CARD] = 0
+    rec["stack"][i, S.S_TARGET] = rec["defender"]
 
 
 @njit(cache=True)
@@ -331,9 +303,9 @@ def push_roll(rec, s):
     rec["priority"] = rec["turn_player"]
     rec["passes"] = 0
     owner = rec["defender"] if s == 1 else rec["turn_player"]
-    i = stack_push(rec["stack"], rec["stack_n"], K_ROLL, owner)
-    rec["stack"][i, S_CARD] = s
-    rec["stack"][i, S_TARGET] = -1
+    i = stack_push(rec["stack"], rec["stack_n"], S.K_ROLL, owner)
+    rec["stack"][i, S.S_CARD] = s
+    rec["stack"][i, S.S_TARGET] = -1
 
 
 @njit(cache=True)
@@ -346,7 +318,7 @@ def open_raid_window(rec):
 @njit(cache=True)
 def resolve_raid_entry(rec, kind, c):
     """A raid Action resolves (R37, R47-R49, R58). True when it set the next decision."""
-    if kind == K_ROLL:
+    if kind == S.K_ROLL:
         roll_side(rec, c)
         if assignment_matters(rec, c):  # R50: the owner assigns the dice
             rec["assign_left"] = min(low_slots(rec, c), int(rec["dice_n"][c]))
@@ -356,19 +328,19 @@ def resolve_raid_entry(rec, kind, c):
         auto_assign(rec, c)
         begin_round(rec, 1 if c == 1 else 2)
         return True
-    if kind == K_TRAP:
+    if kind == S.K_TRAP:
         spring(rec, c)
         return rec["stack_n"][0] == 0  # False: it led to the Heart's Smite, now on the stack
-    if kind == K_ONSMITE:  # R59: one on-Smite trigger, after its window
+    if kind == S.K_ONSMITE:  # R59: one on-Smite trigger, after its window
         if on_smite_effect(rec, c) or rec["phase"] == Phase.OVER:
             return True
         return not next_on_smite(rec)  # False: the next trigger waits on the stack
     if c == 0:  # the Smiting Die is rolled; the damage waits for its window
-        face = roll(SMITING_DIE, rec["rng"])
+        face = roll(S.SMITING_DIE, rec["rng"])
         rec["smite_roll"] = face
-        i = stack_push(rec["stack"], rec["stack_n"], K_SMITE, rec["turn_player"])
-        rec["stack"][i, S_CARD] = face
-        rec["stack"][i, S_TARGET] = rec["defender"]
+        i = stack_push(rec["stack"], rec["stack_n"], S.K_SMITE, rec["turn_player"])
+        rec["stack"][i, S.S_CARD] = face
+        rec["stack"][i, S.S_TARGET] = rec["defender"]
         return False
     smite(rec, c)
     return rec["stack_n"][0] == 0  # False: an on-Smite trigger waits on the stack (R59)
@@ -380,7 +352,7 @@ def smite(rec, face):
     p = int(rec["turn_player"])
     q = int(rec["defender"])
     dmg = count(rec["f_party"][p]) + face
-    for t in range(NF):
+    for t in range(C.NF):
         dmg += rec["f_party"][p, t] * F_SMITE_BONUS[t]
     dmg -= relic_sum(rec, q, R_SMITE_REDUCE)
     dmg += decree_sum(rec, E_DECREE_SMITE)  # R88 (damage() ignores a total below 1)
@@ -402,14 +374,14 @@ def on_smite_copies(rec, x):
     """
     p = int(rec["turn_player"])
     q = int(rec["defender"])
-    if x < NF:
-        if F_WHEN[x] != W_ON_SMITE or not rec["alive"][q]:
+    if x < C.NF:
+        if C.F_WHEN[x] != W_ON_SMITE or not rec["alive"][q]:
             return 0
         return int(rec["f_party"][p, x])
-    r = x - NF
-    if R_WHEN[r] != W_ON_SMITE:
+    r = x - C.NF
+    if C.R_WHEN[r] != W_ON_SMITE:
         return 0
-    e = R_EFFECT[r]
+    e = C.R_EFFECT[r]
     if (e == E_DAMAGE or e == E_STEAL or e == E_SMASH) and not rec["alive"][q]:
         return 0
     return int(rec["r_owned"][p, r])
@@ -424,11 +396,11 @@ def next_on_smite(rec):
     """
     x = int(rec["onsm"])
     k = int(rec["onsm_k"])
-    while 0 <= x < NF + NR:
+    while 0 <= x < C.NF + C.NR:
         if k < on_smite_copies(rec, x):
-            i = stack_push(rec["stack"], rec["stack_n"], K_ONSMITE, rec["turn_player"])
-            rec["stack"][i, S_CARD] = x
-            rec["stack"][i, S_TARGET] = rec["defender"]
+            i = stack_push(rec["stack"], rec["stack_n"], S.K_ONSMITE, rec["turn_player"])
+            rec["stack"][i, S.S_CARD] = x
+            rec["stack"][i, S.S_TARGET] = rec["defender"]
             rec["onsm"] = x
             rec["onsm_k"] = k + 1
             return True
@@ -452,7 +424,7 @@ def on_smite_effect(rec, x):
     """R59: trigger ``x`` resolves; True when its owner must decide (a Vandal, a draw)."""
     p = int(rec["turn_player"])
     q = int(rec["defender"])
-    if x < NF:
+    if x < C.NF:
         if not rec["alive"][q]:
             return False
         if F_SMASH_ON_SMITE[x] > 0:  # Vandal: the Raider picks one of the Smitten's Relics
@@ -465,18 +437,18 @@ def on_smite_effect(rec, x):
             add_gold(rec, q, -g)
             add_gold(rec, p, g)
         return False
-    r = x - NF
-    e = R_EFFECT[r]
+    r = x - C.NF
+    e = C.R_EFFECT[r]
     if e == E_DAMAGE and rec["alive"][q]:
-        damage(rec, q, R_A[r])
+        damage(rec, q, C.R_A[r])
     elif e == E_STEAL and rec["alive"][q]:
-        g = min(R_A[r], rec["gold"][q])
+        g = min(C.R_A[r], rec["gold"][q])
         add_gold(rec, q, -g)
         add_gold(rec, p, g)
     elif e == E_HEAL:
-        heal(rec, p, R_A[r])
+        heal(rec, p, C.R_A[r])
     elif e == E_DRAW_FATE and any_fate_deck(rec):
-        rec["draws"] = R_A[r]
+        rec["draws"] = C.R_A[r]
         rec["draw_in_raid"] = 1
         rec["actor"] = p
         rec["phase"] = Phase.DRAW
@@ -497,7 +469,7 @@ def release_fight(rec):
     """R60: the Defenders that fought go home, the dispatched to the Raider's Discard Pile."""
     p = int(rec["turn_player"])
     q = int(rec["defender"])
-    for t in range(NF):
+    for t in range(C.NF):
         if q >= 0 and rec["alive"][q]:
             rec["f_temple"][q, t] += rec["f_fight"][1, t] + rec["f_defeated"][t]
         rec["f_fight"][1, t] = 0
@@ -511,7 +483,7 @@ def release_fight(rec):
 def start_reinforce(rec):
     """R61: every Faithful of the turn player is gathered face down for the split."""
     p = int(rec["turn_player"])
-    for t in range(NF):
+    for t in range(C.NF):
         rec["f_pool"][p, t] += rec["f_temple"][p, t] + rec["f_party"][p, t] + \
             rec["f_discard"][p, t]
         rec["f_temple"][p, t] = 0

@@ -7,52 +7,35 @@ from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.rng import randint, shuffle
 from fatezoo.envs.core.stack import asked_seat
 
-from ..cards import (
-    ACOLYTE,
-    C_BASE,
-    C_COPIES,
-    C_FATE,
-    F_BASE,
-    F_COPIES,
-    F_STARTING,
-    GUARD,
-    HIGH_PRIEST,
-    NC,
-    NF,
-    NR,
-    NT,
-    R_BASE,
-    R_COPIES,
-    T_COPIES,
-    TREASURY,
-)
-from ..state import CELLS, MAX_LIFE, MAX_P, SPOTS, START_CELL, Phase
+from .. import cards as C
+from .. import state as S
+from ..state import Phase
 
 
 @njit(cache=True, inline="always")
 def clear_seats(rec, n):
     """R1-R3: each seat's Life, gold, Faithful, Relics, hand and Temple; no fight."""
-    for p in range(MAX_P):
+    for p in range(S.MAX_P):
         live = p < n
-        rec["life"][p] = MAX_LIFE if live else 0
+        rec["life"][p] = S.MAX_LIFE if live else 0
         rec["alive"][p] = 1 if live else 0
         rec["gold"][p] = 0
-        for t in range(NF):
+        for t in range(C.NF):
             rec["f_temple"][p, t] = 0
             rec["f_party"][p, t] = 0
             rec["f_discard"][p, t] = 0
             rec["f_pool"][p, t] = 0
-        for r in range(NR):
+        for r in range(C.NR):
             rec["r_owned"][p, r] = 0
-        for k in range(NC):
+        for k in range(C.NC):
             rec["c_hand"][p, k] = 0
         for f in range(4):
             rec["c_sym"][p, f] = 0
-        for c in range(CELLS):
+        for c in range(S.CELLS):
             rec["grid"][p, c] = -1
             rec["side"][p, c] = 0
             rec["rot"][p, c] = 0
-    for t in range(NF):
+    for t in range(C.NF):
         rec["f_fight"][0, t] = 0
         rec["f_fight"][1, t] = 0
         rec["f_defeated"][t] = 0
@@ -64,23 +47,23 @@ def deal_faithful(rec, n):
     """R4-R5: each seat's starting Faithful; the Faithful Row's first four piles."""
     # starting Faithful (R4): per seat High Priest, Acolyte, 2 Guards; 2 Guards + 2 Acolytes
     # open the Faithful Row (R5); absent seats' starting Faithful are out of the game
-    for p in range(MAX_P):
+    for p in range(S.MAX_P):
         if p < n:
-            rec["f_temple"][p, HIGH_PRIEST] = 1
-            rec["f_temple"][p, ACOLYTE] = 1
-            rec["f_temple"][p, GUARD] = 2
+            rec["f_temple"][p, C.HIGH_PRIEST] = 1
+            rec["f_temple"][p, C.ACOLYTE] = 1
+            rec["f_temple"][p, C.GUARD] = 2
         else:
-            rec["f_out"][HIGH_PRIEST] += 1
-            rec["f_out"][ACOLYTE] += 1
-            rec["f_out"][GUARD] += 2
-    for k in range(SPOTS):
+            rec["f_out"][C.HIGH_PRIEST] += 1
+            rec["f_out"][C.ACOLYTE] += 1
+            rec["f_out"][C.GUARD] += 2
+    for k in range(S.SPOTS):
         rec["f_row_n"][k] = 0
         rec["r_row_n"][k] = 0
         for i in range(rec["f_row"].shape[1]):
             rec["f_row"][k, i] = -1
             rec["r_row"][k, i] = -1
     for k in range(4):
-        rec["f_row"][k, 0] = GUARD if k < 2 else ACOLYTE
+        rec["f_row"][k, 0] = C.GUARD if k < 2 else C.ACOLYTE
         rec["f_row_n"][k] = 1
 
 
@@ -90,42 +73,43 @@ def shuffle_decks(rec, rng):
     m = 0
     for i in range(rec["f_deck"].shape[0]):
         rec["f_deck"][i] = -1
-    for t in range(NF):
-        if F_STARTING[t]:
+    for t in range(C.NF):
+        if C.F_STARTING[t]:
             continue
-        if F_BASE[t] or rec["fatesworn"]:  # R6, R87
-            for _ in range(F_COPIES[t]):
+        if C.F_BASE[t] or rec["fatesworn"]:  # R6, R87
+            for _ in range(C.F_COPIES[t]):
                 rec["f_deck"][m] = t
                 m += 1
         else:
-            rec["f_out"][t] = F_COPIES[t]
+            rec["f_out"][t] = C.F_COPIES[t]
     rec["f_deck_n"] = m
     shuffle(rec["f_deck"], m, rng)
     m = 0
     for i in range(rec["r_deck"].shape[0]):
         rec["r_deck"][i] = -1
-    for r in range(NR):
+    for r in range(C.NR):
         rec["r_out"][r] = 0
-        if R_BASE[r] or rec["fatesworn"]:
-            for _ in range(R_COPIES[r]):
+        if C.R_BASE[r] or rec["fatesworn"]:
+            for _ in range(C.R_COPIES[r]):
                 rec["r_deck"][m] = r
                 m += 1
         else:
-            rec["r_out"][r] = R_COPIES[r]
+            rec["r_out"][r] = C.R_COPIES[r]
     rec["r_deck_n"] = m
     shuffle(rec["r_deck"], m, rng)
-    for k in range(NC):
+    for k in range(C.NC):
         rec["c_discard"][k] = 0
-        rec["c_out"][k] = 0 if C_BASE[k] or rec["fatesworn"] else C_COPIES[k]
+        rec["c_out"][k] = 0 if C.C_BASE[k] or rec["fatesworn"] else C.C_COPIES[k]
     for f in range(4):
         m = 0
         for i in range(rec["c_deck"].shape[1]):
             rec["c_deck"][f, i] = -1
-        for k in range(NC):
-            if not (C_BASE[k] or rec["fatesworn"]):
+        for k in range(C.NC):
+            if not (C.C_BASE[k] or rec["fatesworn"]):
                 continue
             # R87: a card with the Fatesworn symbol (fate "all") puts one copy in each deck
-            c = C_COPIES[k] if C_FATE[k] == f else (C_COPIES[k] // 4 if C_FATE[k] == 4 else 0)
+            copies = C.C_COPIES[k]
+            c = copies if C.C_FATE[k] == f else (copies // 4 if C.C_FATE[k] == 4 else 0)
             for _ in range(c):
                 rec["c_deck"][f, m] = k
                 m += 1
@@ -137,21 +121,21 @@ def shuffle_decks(rec, rng):
 def deal_tiles(rec, n, rng):
     """R2, R8: each seat's Starting Tiles; the Tile Deck."""
     # Tiles (R2, R8): the T per seat; absent seats' Starting Tiles are out of the game
-    for t in range(NT):
+    for t in range(C.NT):
         rec["t_out"][t] = 0
     for t in range(5):
-        for p in range(MAX_P):
+        for p in range(S.MAX_P):
             if p < n:
-                rec["grid"][p, START_CELL[t]] = t
-                if t == TREASURY and rec["two_player_variant"]:
-                    rec["side"][p, START_CELL[t]] = 1
+                rec["grid"][p, S.START_CELL[t]] = t
+                if t == C.TREASURY and rec["two_player_variant"]:
+                    rec["side"][p, S.START_CELL[t]] = 1
             else:
                 rec["t_out"][t] += 1
     m = 0
     for i in range(rec["t_deck"].shape[0]):
         rec["t_deck"][i] = -1
-    for t in range(5, NT):
-        for _ in range(T_COPIES[t]):
+    for t in range(5, C.NT):
+        for _ in range(C.T_COPIES[t]):
             rec["t_deck"][m] = t
             m += 1
     rec["t_deck_n"] = m
@@ -182,7 +166,7 @@ def clear_state(rec):
         rec["totals"][s] = 0
     rec["smite_roll"] = 0
     rec["assign_left"] = 0
-    for p in range(MAX_P):
+    for p in range(S.MAX_P):
         rec["shield"][p] = 0
     rec["waive"] = 0
     rec["discount"] = 0
@@ -217,7 +201,7 @@ def reset_game(rec):
 def clear_raid(rec):
     rec["defender"] = -1
     rec["marker"] = -1
-    for c in range(CELLS):
+    for c in range(S.CELLS):
         rec["visited"][c] = 0
         rec["conquered"][c] = 0
     rec["moves"] = 0

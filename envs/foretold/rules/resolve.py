@@ -8,30 +8,9 @@ from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.rng import shuffle
 from fatezoo.envs.core.stack import KIND, OWNER, stack_pop
 
-from ..cards import C_A, C_B, C_EFFECT, F_FATE, F_SYMBOL, NC, NF, R_A, R_B, R_EFFECT
-from ..state import (
-    COMBAT_DIE,
-    DISCOUNT_CAP,
-    F_COUNTERED,
-    F_SACRIFICED,
-    K_ABILITY,
-    K_FATE,
-    K_FLIP,
-    K_GOLD,
-    K_ONSMITE,
-    K_RELIC,
-    K_ROLL,
-    K_SMITE,
-    K_TRAP,
-    MAX_DICE,
-    MAX_LIFE,
-    S_CARD,
-    S_FLAGS,
-    S_TARGET,
-    SHIELD_CAP,
-    SPOTS,
-    Phase,
-)
+from .. import cards as C
+from .. import state as S
+from ..state import Phase
 from .helpers import add_gold, heal, push_bottom, take_at
 from .tables import (
     E_ADD_DIE,
@@ -73,10 +52,10 @@ from .tables import (
 def settle_entry(rec, i):
     """Where a resolved (or countered) entry's card goes (R64, R74)."""
     stack = rec["stack"]
-    c = int(stack[i, S_CARD])
-    if stack[i, KIND] == K_FATE:
+    c = int(stack[i, S.S_CARD])
+    if stack[i, KIND] == S.K_FATE:
         rec["c_discard"][c] += 1
-    elif stack[i, KIND] == K_RELIC and stack[i, S_FLAGS] & F_SACRIFICED:
+    elif stack[i, KIND] == S.K_RELIC and stack[i, S.S_FLAGS] & S.F_SACRIFICED:
         rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], c)
 
 
@@ -93,54 +72,54 @@ def resolve_entry(rec, i):
     """Resolve stack row ``i`` (already popped). Returns True when a decision is needed."""
     stack = rec["stack"]
     p = int(stack[i, OWNER])
-    c = int(stack[i, S_CARD])
-    play = c if stack[i, KIND] == K_FATE else NC + c
+    c = int(stack[i, S.S_CARD])
+    play = c if stack[i, KIND] == S.K_FATE else C.NC + c
     settle_entry(rec, i)
     kind = stack[i, KIND]
-    if kind == K_ROLL or kind == K_TRAP or kind == K_SMITE or kind == K_ONSMITE:
+    if kind == S.K_ROLL or kind == S.K_TRAP or kind == S.K_SMITE or kind == S.K_ONSMITE:
         # the raid's Actions (R71, R37, R58); never countered (COUNTER takes Fate cards
         # only), and an owner out of the game ended the Raid before this (advance)
         return resolve_raid_entry(rec, kind, c)
-    if stack[i, S_FLAGS] & F_COUNTERED or not rec["alive"][p]:
+    if stack[i, S.S_FLAGS] & S.F_COUNTERED or not rec["alive"][p]:
         return False  # R79, R83
-    if stack[i, KIND] == K_GOLD:
+    if stack[i, KIND] == S.K_GOLD:
         return gold_effect(rec, p, c)
-    if stack[i, KIND] == K_FLIP:
+    if stack[i, KIND] == S.K_FLIP:
         return flip_tile(rec, p, c // 4, c % 4)
-    if kind == K_ABILITY:  # R43: the bonus, if the fight is still on
+    if kind == S.K_ABILITY:  # R43: the bonus, if the fight is still on
         s = fight_side(rec, p)
         if s >= 0:
             b = F_DISCARD_RAID[c] if s == 0 else F_DISCARD_DEFEND[c]
             rec["bonus"][s] = min(60, rec["bonus"][s] + b)
         return False
-    if stack[i, KIND] == K_FATE:
-        e, a = C_EFFECT[c], C_A[c]
+    if stack[i, KIND] == S.K_FATE:
+        e, a = C.C_EFFECT[c], C.C_A[c]
     else:
-        e, a = R_EFFECT[c], R_A[c]
+        e, a = C.R_EFFECT[c], C.R_A[c]
     if e == E_GAIN_GOLD:
         add_gold(rec, p, a)
     elif e == E_DISCOUNT:
-        rec["discount"] = min(DISCOUNT_CAP, rec["discount"] + a)
+        rec["discount"] = min(S.DISCOUNT_CAP, rec["discount"] + a)
     elif e == E_GOLD_ALIGNED:
         k = 0
-        for t in range(NF):
-            if F_FATE[t] == 2 or F_SYMBOL[t]:  # R89: the Fatesworn symbol counts
+        for t in range(C.NF):
+            if C.F_FATE[t] == 2 or C.F_SYMBOL[t]:  # R89: the Fatesworn symbol counts
                 k += rec["f_discard"][p, t]
         add_gold(rec, p, a * k)
     elif e == E_HEAL:
         heal(rec, p, a)
     elif e == E_HEAL_FULL:
-        heal(rec, p, MAX_LIFE)
+        heal(rec, p, S.MAX_LIFE)
     elif e == E_PREVENT:
-        rec["shield"][p] = min(SHIELD_CAP, rec["shield"][p] + a)
+        rec["shield"][p] = min(S.SHIELD_CAP, rec["shield"][p] + a)
     elif e == E_WAIVE:
         if p == rec["turn_player"]:
             rec["waive"] = 1
     elif e == E_COUNTER:
-        if i > 0 and stack[i - 1, KIND] == K_FATE and stack[i - 1, OWNER] != p:
-            stack[i - 1, S_FLAGS] |= F_COUNTERED
+        if i > 0 and stack[i - 1, KIND] == S.K_FATE and stack[i - 1, OWNER] != p:
+            stack[i - 1, S.S_FLAGS] |= S.F_COUNTERED
     elif e == E_DAMAGE:
-        q = int(stack[i, S_TARGET])
+        q = int(stack[i, S.S_TARGET])
         if 0 <= q < rec["num_players"]:
             damage(rec, q, a)
     elif e == E_DAMAGE_ALL:
@@ -159,13 +138,13 @@ def resolve_entry(rec, i):
             rec["phase"] = Phase.CYCLE
             return True
     elif e == E_STEAL:
-        q = int(stack[i, S_TARGET])
+        q = int(stack[i, S.S_TARGET])
         if 0 <= q < rec["num_players"] and rec["alive"][q]:
             x = min(a, int(rec["gold"][q]))
             add_gold(rec, q, -x)
             add_gold(rec, p, x)
     elif e == E_SMASH:
-        q = int(stack[i, S_TARGET])
+        q = int(stack[i, S.S_TARGET])
         if 0 <= q < rec["num_players"] and target_ok(rec, p, q, e, a):
             begin_choice(rec, p, play, q, 1)
             return True
@@ -180,7 +159,8 @@ def resolve_entry(rec, i):
         if s >= 0:
             rec["protect"][s] = 1
     else:
-        return resolve_fight_effect(rec, p, e, a, C_B[c] if stack[i, KIND] == K_FATE else R_B[c])
+        b = C.C_B[c] if stack[i, KIND] == S.K_FATE else C.R_B[c]
+        return resolve_fight_effect(rec, p, e, a, b)
     return False
 
 
@@ -214,12 +194,12 @@ def resolve_fight_effect(rec, p, e, a, b):
     elif e == E_ADD_DIE:
         if rec["dice_n"][s] > 0:  # rolled already: the extra dice are added at once
             for _ in range(a):
-                if rec["dice_n"][s] < MAX_DICE:
-                    rec["dice"][s, rec["dice_n"][s]] = roll(COMBAT_DIE, rec["rng"])
+                if rec["dice_n"][s] < S.MAX_DICE:
+                    rec["dice"][s, rec["dice_n"][s]] = roll(S.COMBAT_DIE, rec["rng"])
                     rec["die_to"][s, rec["dice_n"][s]] = -1  # an extra die: no Faithful's
                     rec["dice_n"][s] += 1
         else:
-            rec["extra"][s] = min(MAX_DICE, rec["extra"][s] + a)
+            rec["extra"][s] = min(S.MAX_DICE, rec["extra"][s] + a)
     elif e == E_SET_DIE:
         if effect_does_something(rec, p, e, a):
             rec["die_left"] = 1
@@ -260,7 +240,7 @@ def take_faithful(rec, p, k, t):
     ``k == SPOTS``: by searching the deck, which is shuffled after (section 13). Relics are
     acquired by ``acquire_relic`` (R20).
     """
-    if k < SPOTS:
+    if k < S.SPOTS:
         take_top(rec["f_row"], rec["f_row_n"], k)
     else:
         rec["f_deck_n"] = search_deck(rec["f_deck"], int(rec["f_deck_n"]), t, rec["rng"])

@@ -8,7 +8,7 @@ import numpy as np
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.rng import next_u32, shuffle
 
-from ..cards import C_FATE, F_COST, NC, NF, NT, R_COST, T_FLIP
+from .. import cards as C
 from ..state import CELLS, FATE_PRICE, MAX_P, TILE_PRICE
 from .helpers import b_side_sum, count, heart_depth, relic_sum
 from .tables import C_SYM
@@ -40,19 +40,19 @@ def holdings(rec, p):
     """
     f = 0
     raid = rec["defender"] >= 0
-    for t in range(NF):
+    for t in range(C.NF):
         k = rec["f_temple"][p, t] + rec["f_party"][p, t] + rec["f_discard"][p, t] \
             + rec["f_pool"][p, t]
         if raid and p == rec["turn_player"]:
             k += rec["f_fight"][0, t]
         if raid and p == rec["defender"]:
             k += rec["f_fight"][1, t] + rec["f_defeated"][t]
-        f += k * F_COST[t]
+        f += k * C.F_COST[t]
     tiles = 0
     for c in range(CELLS):
         if rec["grid"][p, c] >= 5:  # a Tile from the Tile Deck (0-4: the Starting Tiles)
             tiles += 1
-    return (f + relic_sum(rec, p, R_COST) + tiles * TILE_PRICE + b_side_sum(rec, p, T_FLIP)
+    return (f + relic_sum(rec, p, C.R_COST) + tiles * TILE_PRICE + b_side_sum(rec, p, C.T_FLIP)
             + count(rec["c_hand"][p]) * FATE_PRICE)
 
 
@@ -128,14 +128,14 @@ def deal_splits(rec, viewer, n, rng):
     for q in range(n):
         if q == viewer:
             continue
-        pool = np.zeros(NF, np.int64)
+        pool = np.zeros(C.NF, np.int64)
         sizes[0] = count(rec["f_temple"][q])
         sizes[1] = count(rec["f_party"][q])
         sizes[2] = count(rec["f_pool"][q])
-        for t in range(NF):
+        for t in range(C.NF):
             pool[t] = rec["f_temple"][q, t] + rec["f_party"][q, t] + rec["f_pool"][q, t]
         out = _shuffle_counts(pool, sizes, 3, rng)
-        for t in range(NF):
+        for t in range(C.NF):
             rec["f_temple"][q, t] = out[0, t]
             rec["f_party"][q, t] = out[1, t]
             rec["f_pool"][q, t] = out[2, t]
@@ -148,15 +148,15 @@ def deal_hands(rec, viewer, n, rng):
     # deck a card came from is public, R87: its Fate, or c_sym for a Fatesworn-symbol card)
     # are dealt again, each opponent keeping how many it drew from that deck
     for f in range(4):
-        pool = np.zeros(NC, np.int64)
+        pool = np.zeros(C.NC, np.int64)
         hs = np.zeros(MAX_P + 1, np.int64)
         for i in range(rec["c_deck_n"][f]):
             pool[rec["c_deck"][f, i]] += 1
         for q in range(n):
             if q == viewer:
                 continue
-            for k in range(NC):
-                if C_FATE[k] == f:
+            for k in range(C.NC):
+                if C.C_FATE[k] == f:
                     pool[k] += rec["c_hand"][q, k]
                     hs[q] += rec["c_hand"][q, k]
                 elif C_SYM[k] >= 0 and rec["c_sym"][q, f] >> C_SYM[k] & 1:
@@ -168,8 +168,8 @@ def deal_hands(rec, viewer, n, rng):
             if q == viewer:
                 continue
             bits = 0
-            for k in range(NC):
-                if C_FATE[k] == f:
+            for k in range(C.NC):
+                if C.C_FATE[k] == f:
                     rec["c_hand"][q, k] = out[q, k]
                 elif C_SYM[k] >= 0:
                     rec["c_hand"][q, k] += out[q, k] - (rec["c_sym"][q, f] >> C_SYM[k] & 1)
@@ -177,7 +177,7 @@ def deal_hands(rec, viewer, n, rng):
                         bits |= 1 << C_SYM[k]
             rec["c_sym"][q, f] = bits
         m = 0
-        for k in range(NC):
+        for k in range(C.NC):
             for _ in range(out[MAX_P, k]):
                 rec["c_deck"][f, m] = k
                 m += 1
@@ -187,7 +187,7 @@ def deal_hands(rec, viewer, n, rng):
 @njit(cache=True, inline="always")
 def deal_hidden_tiles(rec, viewer, n, rng):
     """Opponents' unflipped deck Tiles (and one held) dealt again with the Tile Deck."""
-    pool = np.zeros(NT, np.int64)
+    pool = np.zeros(C.NT, np.int64)
     for i in range(rec["t_deck_n"]):
         pool[rec["t_deck"][i]] += 1
     hidden = 0
@@ -204,7 +204,7 @@ def deal_hidden_tiles(rec, viewer, n, rng):
         pool[rec["t_held"]] += 1
     cards = np.zeros(hidden + rec["t_deck_n"] + 2, np.int64)
     m = 0
-    for t in range(NT):
+    for t in range(C.NT):
         for _ in range(pool[t]):
             cards[m] = t
             m += 1

@@ -5,35 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import (
-    C_EFFECT,
-    C_FATE,
-    C_TIMING,
-    EFFECT,
-    F_A,
-    F_B,
-    F_EFFECT,
-    F_WHEN,
-    NC,
-    NR,
-    NT,
-    R_A,
-    R_EFFECT,
-    R_TIMING,
-    R_WHEN,
-    T_A,
-    T_EFFECT,
-    T_FLIP,
-    T_WHEN,
-    TIMINGS,
-    WHEN,
-)
+from .. import cards as C
 
-E = EFFECT
+E = C.EFFECT
 
 
 W_GOLD, W_FIGHT, W_ON_SMITE, W_SMITE, W_PASSIVE, W_FLIP, W_SPRING = (
-    WHEN.index(x) for x in ("gold", "fight", "on_smite", "smite", "passive", "flip", "spring"))
+    C.WHEN.index(x) for x in ("gold", "fight", "on_smite", "smite", "passive", "flip", "spring"))
 
 
 E_DEVOTEE_GOLD, E_DRAW_FATE, E_HEAL, E_MARKET_CYCLE = (
@@ -54,7 +32,7 @@ E_DECREE_TILE, E_DECREE_FATE, E_DECREE_SMITE, E_DECREE_HEAL, E_DECREE_GOLD = (
     E["DECREE_GOLD"])
 
 
-W_DECREE = WHEN.index("decree")
+W_DECREE = C.WHEN.index("decree")
 
 
 E_GAIN_GOLD, E_DISCOUNT, E_GOLD_ALIGNED, E_HEAL_FULL, E_PREVENT, E_DAMAGE_ALL = (
@@ -65,10 +43,10 @@ E_GAIN_GOLD, E_DISCOUNT, E_GOLD_ALIGNED, E_HEAL_FULL, E_PREVENT, E_DAMAGE_ALL = 
 E_WAIVE, E_COST_REDUCE, E_COUNTER = E["WAIVE_COST"], E["COST_REDUCE"], E["COUNTER"]
 
 
-TM_ANY, TM_OWN, TM_STACK = (TIMINGS.index(x) for x in ("any", "own_turn", "stack"))
+TM_ANY, TM_OWN, TM_STACK = (C.TIMINGS.index(x) for x in ("any", "own_turn", "stack"))
 
 
-TM_FIGHT, TM_DICE = TIMINGS.index("fight"), TIMINGS.index("dice")
+TM_FIGHT, TM_DICE = C.TIMINGS.index("fight"), C.TIMINGS.index("dice")
 
 
 E_COMBAT_BONUS, E_COMBAT_MALUS, E_ADD_DIE, E_WIN_TIES, E_RECALL_EXTRA, E_PAY_BONUS = (
@@ -86,22 +64,22 @@ E_REMOVE, E_PAY_REMOVE, E_SACRIFICE, E_CONVERT = (
     E["REMOVE_COMBATANT"], E["PAY_REMOVE"], E["SACRIFICE_COMBATANT"], E["CONVERT"])
 
 
-W_USE = WHEN.index("use")
+W_USE = C.WHEN.index("use")
 
 
 # R43: discarding a Faithful for its ability: Captain from the Raiding Party as the Raider,
 # Hoplite from the Temple as the Defender, each +a to its side's Combat Roll in this fight
-F_DISCARD_RAID = np.where((F_WHEN == WHEN.index("discard_raid")) & (F_EFFECT == E["COMBAT_BONUS"]),
-                          F_A, 0).astype(np.int64)
+_DISCARD_RAID_BONUS = (C.F_WHEN == C.WHEN.index("discard_raid")) & (C.F_EFFECT == E["COMBAT_BONUS"])
+F_DISCARD_RAID = np.where(_DISCARD_RAID_BONUS, C.F_A, 0).astype(np.int64)
 
 
 F_DISCARD_DEFEND = np.where(
-    (F_WHEN == WHEN.index("discard_defend")) & (F_EFFECT == E["COMBAT_BONUS"]), F_A, 0
+    (C.F_WHEN == C.WHEN.index("discard_defend")) & (C.F_EFFECT == E["COMBAT_BONUS"]), C.F_A, 0
 ).astype(np.int64)
 
 
 # effects a played Fate card or used Relic resolves (R63-R80, R53, section 13)
-PLAYABLE = np.zeros(len(EFFECT), np.int64)
+PLAYABLE = np.zeros(len(C.EFFECT), np.int64)
 
 
 for _e in ("GAIN_GOLD", "DISCOUNT", "GOLD_PER_ALIGNED", "DRAW_FATE", "HEAL", "HEAL_FULL",
@@ -112,12 +90,12 @@ for _e in ("GAIN_GOLD", "DISCOUNT", "GOLD_PER_ALIGNED", "DRAW_FATE", "HEAL", "HE
     PLAYABLE[E[_e]] = 1
 
 
-C_PLAYABLE = np.array([PLAYABLE[C_EFFECT[k]] and C_TIMING[k] != TIMINGS.index("none")
-                       for k in range(NC)], np.int64)
+C_PLAYABLE = np.array([PLAYABLE[C.C_EFFECT[k]] and C.C_TIMING[k] != C.TIMINGS.index("none")
+                       for k in range(C.NC)], np.int64)
 
 
-R_USABLE = np.array([R_WHEN[r] == W_USE and PLAYABLE[R_EFFECT[r]] and
-                     R_TIMING[r] in (TM_ANY, TM_OWN, TM_FIGHT, TM_DICE) for r in range(NR)],
+R_USABLE = np.array([C.R_WHEN[r] == W_USE and PLAYABLE[C.R_EFFECT[r]] and
+                     C.R_TIMING[r] in (TM_ANY, TM_OWN, TM_FIGHT, TM_DICE) for r in range(C.NR)],
                     np.int64)
 
 
@@ -125,19 +103,19 @@ RECALL_CAP = 10
 
 
 # R70 Reading: the cheapest flip of a deck Tile (its type is hidden from the opponents)
-MIN_DECK_FLIP = int(min(int(T_FLIP[t]) for t in range(5, NT) if T_FLIP[t] > 0))
+MIN_DECK_FLIP = int(min(int(C.T_FLIP[t]) for t in range(5, C.NT) if C.T_FLIP[t] > 0))
 
 
 # R87: the Fatesworn-symbol Fate card types (fate "all", one copy per Fate Deck): C_SYM[k] is
 # the bit of type k in c_sym (which deck's copy a seat holds), -1 for every other type
-C_SYM = np.full(NC, -1, np.int64)
+C_SYM = np.full(C.NC, -1, np.int64)
 
 
 _j = 0
 
 
-for _k in range(NC):
-    if C_FATE[_k] == 4:
+for _k in range(C.NC):
+    if C.C_FATE[_k] == 4:
         C_SYM[_k] = _j
         _j += 1
 
@@ -146,48 +124,48 @@ def _passive(when, effect, a, name, on=W_PASSIVE):
     return np.where((when == on) & (effect == E[name]), a, 0).astype(np.int64)
 
 
-R_RAID_BONUS = _passive(R_WHEN, R_EFFECT, R_A, "RAID_BONUS") + _passive(
-    R_WHEN, R_EFFECT, R_A, "FIGHT_BONUS")
+R_RAID_BONUS = _passive(C.R_WHEN, C.R_EFFECT, C.R_A, "RAID_BONUS") + _passive(
+    C.R_WHEN, C.R_EFFECT, C.R_A, "FIGHT_BONUS")
 
 
-R_DEFENSE_BONUS = _passive(R_WHEN, R_EFFECT, R_A, "DEFENSE_BONUS") + _passive(
-    R_WHEN, R_EFFECT, R_A, "FIGHT_BONUS")
+R_DEFENSE_BONUS = _passive(C.R_WHEN, C.R_EFFECT, C.R_A, "DEFENSE_BONUS") + _passive(
+    C.R_WHEN, C.R_EFFECT, C.R_A, "FIGHT_BONUS")
 
 
-R_TURN_GOLD = _passive(R_WHEN, R_EFFECT, R_A, "TURN_GOLD")
+R_TURN_GOLD = _passive(C.R_WHEN, C.R_EFFECT, C.R_A, "TURN_GOLD")
 
 
-R_SMITE_REDUCE = _passive(R_WHEN, R_EFFECT, R_A, "SMITE_REDUCE")
+R_SMITE_REDUCE = _passive(C.R_WHEN, C.R_EFFECT, C.R_A, "SMITE_REDUCE")
 
 
-R_COST_REDUCE = _passive(R_WHEN, R_EFFECT, R_A, "COST_REDUCE")
+R_COST_REDUCE = _passive(C.R_WHEN, C.R_EFFECT, C.R_A, "COST_REDUCE")
 
 
-T_RAID_BONUS = _passive(T_WHEN, T_EFFECT, T_A, "RAID_BONUS")  # B-side rooms
+T_RAID_BONUS = _passive(C.T_WHEN, C.T_EFFECT, C.T_A, "RAID_BONUS")  # B-side rooms
 
 
-T_TURN_GOLD = _passive(T_WHEN, T_EFFECT, T_A, "TURN_GOLD")
+T_TURN_GOLD = _passive(C.T_WHEN, C.T_EFFECT, C.T_A, "TURN_GOLD")
 
 
-T_TURN_HEAL = _passive(T_WHEN, T_EFFECT, T_A, "TURN_HEAL")
+T_TURN_HEAL = _passive(C.T_WHEN, C.T_EFFECT, C.T_A, "TURN_HEAL")
 
 
-F_SMITE_BONUS = _passive(F_WHEN, F_EFFECT, F_A, "SMITE_BONUS", W_SMITE)
+F_SMITE_BONUS = _passive(C.F_WHEN, C.F_EFFECT, C.F_A, "SMITE_BONUS", W_SMITE)
 
 
-F_ALLY = _passive(F_WHEN, F_EFFECT, F_A, "ALLY_BONUS", W_FIGHT)
+F_ALLY = _passive(C.F_WHEN, C.F_EFFECT, C.F_A, "ALLY_BONUS", W_FIGHT)
 
 
-F_LOW_DIE = _passive(F_WHEN, F_EFFECT, F_A, "LOW_DIE_BONUS", W_FIGHT)
+F_LOW_DIE = _passive(C.F_WHEN, C.F_EFFECT, C.F_A, "LOW_DIE_BONUS", W_FIGHT)
 
 
-F_LOW_FACE = np.where(F_LOW_DIE > 0, F_B, 0).astype(np.int64)
+F_LOW_FACE = np.where(F_LOW_DIE > 0, C.F_B, 0).astype(np.int64)
 
 
-F_STEAL_ON_SMITE = _passive(F_WHEN, F_EFFECT, F_A, "STEAL_GOLD", W_ON_SMITE)
+F_STEAL_ON_SMITE = _passive(C.F_WHEN, C.F_EFFECT, C.F_A, "STEAL_GOLD", W_ON_SMITE)
 
 
-F_SMASH_ON_SMITE = np.where((F_WHEN == W_ON_SMITE) & (F_EFFECT == E_SMASH), 1, 0).astype(
+F_SMASH_ON_SMITE = np.where((C.F_WHEN == W_ON_SMITE) & (C.F_EFFECT == E_SMASH), 1, 0).astype(
     np.int64)
 
 

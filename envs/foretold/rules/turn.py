@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fatezoo.envs.core.jit import njit
 
-from ..cards import F_A, F_EFFECT, F_WHEN, NR, R_FATE, R_IS_FATE, R_OF_FATES
+from .. import cards as C
 from ..state import FATE_PRICE, SPOTS, TILE_PRICE, Phase
 from .helpers import add_gold, b_side_sum, heal, lowest_empty, push_bottom, relic_sum
 from .tables import (
@@ -25,13 +25,13 @@ def fate_relics_complete(rec, p):
     """R85: ``p`` holds all four Fate Relics of one Fate."""
     for f in range(4):
         k = 0
-        for r in range(NR):
-            if R_IS_FATE[r] and R_FATE[r] == f and rec["r_owned"][p, r] > 0:
+        for r in range(C.NR):
+            if C.R_IS_FATE[r] and C.R_FATE[r] == f and rec["r_owned"][p, r] > 0:
                 k += 1
         if k == 4:
             return True
-    for r in range(NR):  # R86 (Fatesworn): the four Relics of the Fates
-        if R_OF_FATES[r] and rec["r_owned"][p, r] == 0:
+    for r in range(C.NR):  # R86 (Fatesworn): the four Relics of the Fates
+        if C.R_OF_FATES[r] and rec["r_owned"][p, r] == 0:
             return False
     return rec["fatesworn"] == 1
 
@@ -104,7 +104,7 @@ def reveal_faithful(rec):
 def coverable(rec, k):
     """R12-R13: Faithful pile ``k`` may be covered (its top bears no Decree)."""
     m = rec["f_row_n"][k]
-    return m == 0 or F_WHEN[rec["f_row"][k, m - 1]] != W_DECREE
+    return m == 0 or C.F_WHEN[rec["f_row"][k, m - 1]] != W_DECREE
 
 
 @njit(cache=True)
@@ -123,8 +123,8 @@ def decree_sum(rec, e):
         m = rec["f_row_n"][k]
         if m > 0:
             t = rec["f_row"][k, m - 1]
-            if F_WHEN[t] == W_DECREE and F_EFFECT[t] == e:
-                s += F_A[t]
+            if C.F_WHEN[t] == W_DECREE and C.F_EFFECT[t] == e:
+                s += C.F_A[t]
     return s
 
 

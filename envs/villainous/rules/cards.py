@@ -6,49 +6,49 @@ from __future__ import annotations
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.zones import zone_move_card
 
-from ..state import F_KIND, FT, FZ, K_HERO, NF_CAP, NV, VT, VZ
+from .. import state as S
 
 
 @njit(cache=True)
 def vtype(rec, c):
     """Global type of villain card ``c``."""
-    return VT[rec["villain"][c // NV], c % NV]
+    return S.VT[rec["villain"][c // S.NV], c % S.NV]
 
 
 @njit(cache=True)
 def ftype(rec, c):
     """Global type of Fate card ``c``."""
-    return FT[rec["villain"][c // NF_CAP], c % NF_CAP]
+    return S.FT[rec["villain"][c // S.NF_CAP], c % S.NF_CAP]
 
 
 @njit(cache=True)
 def vzone(s, z):
-    return s * VZ + z
+    return s * S.VZ + z
 
 
 @njit(cache=True)
 def fzone(s, z):
-    return s * FZ + z
+    return s * S.FZ + z
 
 
 @njit(cache=True)
 def vcount(rec, s, z):
-    return rec["vz_n"][s * VZ + z]
+    return rec["vz_n"][s * S.VZ + z]
 
 
 @njit(cache=True)
 def fcount(rec, s, z):
-    return rec["fz_n"][s * FZ + z]
+    return rec["fz_n"][s * S.FZ + z]
 
 
 @njit(cache=True)
 def vcard_at(rec, s, z, i):
-    return rec["vz"][s * VZ + z, i]
+    return rec["vz"][s * S.VZ + z, i]
 
 
 @njit(cache=True)
 def fcard_at(rec, s, z, i):
-    return rec["fz"][s * FZ + z, i]
+    return rec["fz"][s * S.FZ + z, i]
 
 
 @njit(cache=True)
@@ -74,7 +74,7 @@ def count_vtype(rec, s, z, t):
 @njit(cache=True)
 def vmove(rec, s, src, c, dst):
     """Move villain card ``c`` of seat ``s`` between two of its zones."""
-    zone_move_card(rec["vz"], rec["vz_n"], s * VZ + src, c, s * VZ + dst)
+    zone_move_card(rec["vz"], rec["vz_n"], s * S.VZ + src, c, s * S.VZ + dst)
 
 
 @njit(cache=True)
@@ -85,7 +85,7 @@ def fmove_abs(rec, zsrc, c, zdst):
 
 @njit(cache=True)
 def is_hero(rec, c):
-    return F_KIND[ftype(rec, c)] == K_HERO
+    return S.F_KIND[ftype(rec, c)] == S.K_HERO
 
 
 @njit(cache=True)

@@ -10,30 +10,7 @@ from __future__ import annotations
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.knowledge import look_at_zone, reveal_all, shuffle_known
 
-from ..state import (
-    F_KIND,
-    F_LOCAL,
-    FCARD,
-    FDECK,
-    FDISC,
-    FZ,
-    HAND,
-    HERO0,
-    K_ALLY,
-    K_HERO,
-    LOC0,
-    LOCATION,
-    NF_CAP,
-    PILE0,
-    T_OPP_PLAY_ALLY,
-    V_KIND,
-    V_LOCAL,
-    V_STR,
-    VCARD,
-    VZ,
-    W_MOVE,
-    W_PLAY,
-)
+from .. import state as S
 from .cards import fmove_abs, ftype, unlocked, vmove, vtype
 from .effects import findable, place_hero, trigger_vcard
 from .moving import hero_loc, raise_event
@@ -45,29 +22,29 @@ def mask_locations_with_allies(rec, mask, s, kind, mode, a, need_adjacent):
     for loc in range(4):
         if any_vcard(rec, s, loc, kind, mode, a) and (not need_adjacent or adjacent_open(
                 rec, s, loc)):
-            mask[LOCATION + loc] = 1
+            mask[S.LOCATION + loc] = 1
 
 
 @njit(cache=True)
 def mask_vtypes_at(rec, mask, s, loc, kind, mode, a):
-    z = s * VZ + LOC0 + loc
+    z = s * S.VZ + S.LOC0 + loc
     for i in range(rec["vz_n"][z]):
         c = rec["vz"][z, i]
         t = vtype(rec, c)
-        if kind >= 0 and V_KIND[t] != kind:
+        if kind >= 0 and S.V_KIND[t] != kind:
             continue
         if mode == 1 and ally_str(rec, s, c, loc) > a:
             continue
-        mask[VCARD + V_LOCAL[t]] = 1
+        mask[S.VCARD + S.V_LOCAL[t]] = 1
 
 
 @njit(cache=True)
 def mask_hero_types_at(rec, mask, s, loc, mode, a):
-    z = s * FZ + HERO0 + loc
+    z = s * S.FZ + S.HERO0 + loc
     for i in range(rec["fz_n"][z]):
         t = ftype(rec, rec["fz"][z, i])
-        if F_KIND[t] == K_HERO and pick_hero(rec, s, loc, t, mode, a) >= 0:
-            mask[FCARD + F_LOCAL[t]] = 1
+        if S.F_KIND[t] == S.K_HERO and pick_hero(rec, s, loc, t, mode, a) >= 0:
+            mask[S.FCARD + S.F_LOCAL[t]] = 1
 
 
 @njit(cache=True)
@@ -77,7 +54,7 @@ def mask_dest(rec, mask, s, src, adjacent):
             continue
         if adjacent and abs(loc - src) != 1:
             continue
-        mask[LOCATION + loc] = 1
+        mask[S.LOCATION + loc] = 1
 
 
 @njit(cache=True)
@@ -112,18 +89,18 @@ def pick_named(rec, s, t):
 @njit(cache=True)
 def play_villain_card(rec, s, c, loc):
     """An Ally or Item goes below ``loc`` (R15, R16); its on-play ability (R33)."""
-    vmove(rec, s, HAND, c, LOC0 + loc)
+    vmove(rec, s, S.HAND, c, S.LOC0 + loc)
     reveal_all(rec["vknown"], c, rec["num_players"])
     t = vtype(rec, c)
-    if V_KIND[t] == K_ALLY and s == rec["turn_player"]:
-        raise_event(rec, T_OPP_PLAY_ALLY, V_STR[t])
-    trigger_vcard(rec, s, c, loc, W_PLAY)
+    if S.V_KIND[t] == S.K_ALLY and s == rec["turn_player"]:
+        raise_event(rec, S.T_OPP_PLAY_ALLY, S.V_STR[t])
+    trigger_vcard(rec, s, c, loc, S.W_PLAY)
 
 
 @njit(cache=True)
 def move_vcard(rec, s, c, src, dst):
-    vmove(rec, s, LOC0 + src, c, LOC0 + dst)
-    trigger_vcard(rec, s, c, dst, W_MOVE)
+    vmove(rec, s, S.LOC0 + src, c, S.LOC0 + dst)
+    trigger_vcard(rec, s, c, dst, S.W_MOVE)
 
 
 @njit(cache=True)
@@ -135,15 +112,15 @@ def find_and_play(rec, s, t, loc, who):
     """
     n = rec["num_players"]
     h = pick_named(rec, s, t)
-    dst = s * FZ + HERO0 + loc
+    dst = s * S.FZ + S.HERO0 + loc
     if h >= 0:
         src = hero_loc(rec, s, h)
-        fmove_abs(rec, s * FZ + HERO0 + src, h, dst)
-        for c in range(s * NF_CAP, (s + 1) * NF_CAP):
+        fmove_abs(rec, s * S.FZ + S.HERO0 + src, h, dst)
+        for c in range(s * S.NF_CAP, (s + 1) * S.NF_CAP):
             if rec["attach"][c] == h:
-                fmove_abs(rec, s * FZ + HERO0 + src, c, dst)
+                fmove_abs(rec, s * S.FZ + S.HERO0 + src, c, dst)
     else:
-        z = s * FZ + FDISC
+        z = s * S.FZ + S.FDISC
         for i in range(rec["fz_n"][z]):
             if ftype(rec, rec["fz"][z, i]) == t:
                 h = rec["fz"][z, i]
@@ -153,12 +130,12 @@ def find_and_play(rec, s, t, loc, who):
         else:  # the Fate deck, or Yzma's piles in location order (R53)
             where = findable(rec, s, t)
             if where == 3:
-                z = s * FZ + FDECK
+                z = s * S.FZ + S.FDECK
             else:  # the finder looks through each pile before his, then his
                 for k in range(where - 4):
-                    look_at_zone(rec["fz"], rec["fz_n"], rec["fknown"], s * FZ + PILE0 + k,
+                    look_at_zone(rec["fz"], rec["fz_n"], rec["fknown"], s * S.FZ + S.PILE0 + k,
                                  who)
-                z = s * FZ + PILE0 + where - 4
+                z = s * S.FZ + S.PILE0 + where - 4
             look_at_zone(rec["fz"], rec["fz_n"], rec["fknown"], z, who)
             for i in range(rec["fz_n"][z]):
                 if ftype(rec, rec["fz"][z, i]) == t:

@@ -14,28 +14,7 @@ from fatezoo.envs.core.knowledge import reveal_all
 from fatezoo.envs.core.stack import KIND as EV_KIND
 from fatezoo.envs.core.stack import next_responder, stack_pop
 
-from ..state import (
-    C_WHO,
-    EV_ARG,
-    FIN_VCARD,
-    HAND,
-    K_CONDITION,
-    LIMBO,
-    MAX_P,
-    PASS,
-    PH_ACT,
-    PH_ENTRY,
-    PH_WINDOW,
-    T_OPP_FATE_YOU,
-    V_A,
-    V_ARG,
-    V_EFF,
-    V_KIND,
-    V_TRIG,
-    V_TRIGA,
-    VCARD,
-    VLOC,
-)
+from .. import state as S
 from .cards import vcard_at, vcount, vmove, vtype
 from .effects import effect_ok, entry_has_choice, pop_entry, start_effect
 
@@ -46,8 +25,8 @@ def resume(rec):
     while rec["ent_n"] > 0:
         e = rec["ent"][rec["ent_n"] - 1]
         if entry_has_choice(rec, e):
-            rec["phase"] = PH_ENTRY
-            rec["current_player"] = e[C_WHO]
+            rec["phase"] = S.PH_ENTRY
+            rec["current_player"] = e[S.C_WHO]
             return
         pop_entry(rec)
     rec["fate_target"] = -1
@@ -55,27 +34,27 @@ def resume(rec):
     rec["vq_n"] = 0
     if open_window(rec):
         return
-    rec["phase"] = PH_ACT
+    rec["phase"] = S.PH_ACT
     rec["current_player"] = rec["turn_player"]
 
 
 @njit(cache=True)
 def condition_ok(rec, q, t, kind, arg):
     """Whether villain card type ``t`` is a Condition seat ``q`` may play for an event."""
-    if V_KIND[t] != K_CONDITION or V_TRIG[t] != kind:
+    if S.V_KIND[t] != S.K_CONDITION or S.V_TRIG[t] != kind:
         return False
-    if kind == T_OPP_FATE_YOU:
+    if kind == S.T_OPP_FATE_YOU:
         if arg != q:
             return False
-    elif arg < V_TRIGA[t]:  # Power after the gain, or the Ally's printed Strength
+    elif arg < S.V_TRIGA[t]:  # Power after the gain, or the Ally's printed Strength
         return False
-    return effect_ok(rec, V_EFF[t], V_A[t], V_ARG[t], q, -1)  # R17
+    return effect_ok(rec, S.V_EFF[t], S.V_A[t], S.V_ARG[t], q, -1)  # R17
 
 
 @njit(cache=True)
 def holds_condition(rec, q, kind, arg):
-    for i in range(vcount(rec, q, HAND)):
-        if condition_ok(rec, q, vtype(rec, vcard_at(rec, q, HAND, i)), kind, arg):
+    for i in range(vcount(rec, q, S.HAND)):
+        if condition_ok(rec, q, vtype(rec, vcard_at(rec, q, S.HAND, i)), kind, arg):
             return True
     return False
 
@@ -91,14 +70,14 @@ def open_window(rec):
     while rec["cev_n"][0] > 0:
         i = rec["cev_n"][0] - 1
         kind = rec["cev"][i, EV_KIND]
-        arg = rec["cev"][i, EV_ARG]
-        eligible = np.zeros(MAX_P, np.int8)
+        arg = rec["cev"][i, S.EV_ARG]
+        eligible = np.zeros(S.MAX_P, np.int8)
         for q in range(n):
             if q != t and holds_condition(rec, q, kind, arg):
                 eligible[q] = 1
         seat = next_responder(rec["cev"], rec["cev_n"], n, eligible)
         if seat >= 0:
-            rec["phase"] = PH_WINDOW
+            rec["phase"] = S.PH_WINDOW
             rec["current_player"] = seat
             return True
         stack_pop(rec["cev"], rec["cev_n"])
@@ -110,18 +89,18 @@ def open_window(rec):
 @njit(cache=True)
 def play_condition(rec, action):
     """The asked seat plays a Condition (``vcard``) in their own Realm, or passes."""
-    if action != PASS:
+    if action != S.PASS:
         q = rec["current_player"]
         i = rec["cev_n"][0] - 1
         kind = rec["cev"][i, EV_KIND]
-        arg = rec["cev"][i, EV_ARG]
-        t = VLOC[rec["villain"][q], action - VCARD]
+        arg = rec["cev"][i, S.EV_ARG]
+        t = S.VLOC[rec["villain"][q], action - S.VCARD]
         c = -1
-        for j in range(vcount(rec, q, HAND)):
-            d = vcard_at(rec, q, HAND, j)
+        for j in range(vcount(rec, q, S.HAND)):
+            d = vcard_at(rec, q, S.HAND, j)
             if vtype(rec, d) == t and (c < 0 or d < c) and condition_ok(rec, q, t, kind, arg):
                 c = d
-        vmove(rec, q, HAND, c, LIMBO)
+        vmove(rec, q, S.HAND, c, S.LIMBO)
         reveal_all(rec["vknown"], c, rec["num_players"])
-        start_effect(rec, V_EFF[t], V_A[t], V_ARG[t], q, q, c, -1, FIN_VCARD)
+        start_effect(rec, S.V_EFF[t], S.V_A[t], S.V_ARG[t], q, q, c, -1, S.FIN_VCARD)
     resume(rec)

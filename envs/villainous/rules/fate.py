@@ -7,31 +7,7 @@ from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.knowledge import look_at_zone, reveal_all
 from fatezoo.envs.core.zones import zone_push, zone_shuffle, zone_take
 
-from ..state import (
-    E_FIND_HERO,
-    F_A,
-    F_ARG,
-    F_EFF,
-    F_KIND,
-    F_MUST,
-    FDECK,
-    FDISC,
-    FIN_FCARD,
-    FLIMBO,
-    FLOC,
-    FZ,
-    HERO0,
-    K_FHERO,
-    K_FITEM,
-    K_HERO,
-    K_ITEM,
-    PH_FPICK,
-    PH_PILE,
-    PILE0,
-    REVEAL,
-    T_OPP_FATE_YOU,
-    YZMA,
-)
+from .. import state as S
 from .cards import fcount, fmove_abs, ftype
 from .conditions import resume
 from .effects import effect_ok, findable, place_hero, push_entry, reveal_top, start_effect
@@ -44,26 +20,26 @@ from .turn import deal_piles
 def fate_playable(rec, q, c, other, pile_loc):
     """R46 (judged after ``other`` is discarded, R40): whether Fate card ``c`` can be played."""
     t = ftype(rec, c)
-    k = F_KIND[t]
-    if k == K_HERO:
+    k = S.F_KIND[t]
+    if k == S.K_HERO:
         return True
-    if k == K_ITEM:
+    if k == S.K_ITEM:
         if pile_loc >= 0:
             return heroes_at(rec, q, pile_loc) > 0
         return realm_has_hero(rec, q, 0, 0)
-    if F_MUST[t]:
-        if F_EFF[t] == E_FIND_HERO:
-            if other >= 0 and ftype(rec, other) == F_ARG[t]:
+    if S.F_MUST[t]:
+        if S.F_EFF[t] == S.E_FIND_HERO:
+            if other >= 0 and ftype(rec, other) == S.F_ARG[t]:
                 return True
-            return findable(rec, q, F_ARG[t]) > 0
-        return effect_ok(rec, F_EFF[t], F_A[t], F_ARG[t], q, -1)
+            return findable(rec, q, S.F_ARG[t]) > 0
+        return effect_ok(rec, S.F_EFF[t], S.F_A[t], S.F_ARG[t], q, -1)
     return True
 
 
 @njit(cache=True)
 def revealed_other(rec, c):
-    for i in range(rec["fz_n"][REVEAL]):
-        d = rec["fz"][REVEAL, i]
+    for i in range(rec["fz_n"][S.REVEAL]):
+        d = rec["fz"][S.REVEAL, i]
         if d != c:
             return d
     return -1
@@ -81,8 +57,8 @@ def fate_card_ok(rec, c):
 @njit(cache=True)
 def fate_pick_zone(rec):
     if rec["fate_pile"] >= 0:
-        return int(rec["fate_target"]) * FZ + PILE0 + int(rec["fate_pile"])
-    return REVEAL
+        return int(rec["fate_target"]) * S.FZ + S.PILE0 + int(rec["fate_pile"])
+    return S.REVEAL
 
 
 @njit(cache=True)
@@ -98,9 +74,9 @@ def any_fate_pick(rec):
 def end_fate_unplayed(rec):
     """R44/R45: nothing playable: the revealed cards are discarded, no redraw."""
     q = rec["fate_target"]
-    while rec["fz_n"][REVEAL] > 0:
-        c = zone_take(rec["fz"], rec["fz_n"], REVEAL, 0)
-        zone_push(rec["fz"], rec["fz_n"], q * FZ + FDISC, c)
+    while rec["fz_n"][S.REVEAL] > 0:
+        c = zone_take(rec["fz"], rec["fz_n"], S.REVEAL, 0)
+        zone_push(rec["fz"], rec["fz_n"], q * S.FZ + S.FDISC, c)
     resume(rec)
 
 
@@ -110,26 +86,26 @@ def choose_target(rec, q):
     rec["fate_target"] = q
     if rec["token_on"]:
         rec["token"] = q
-    raise_event(rec, T_OPP_FATE_YOU, q)  # its window opens when the action ends (R54)
-    if rec["villain"][q] == YZMA:
+    raise_event(rec, S.T_OPP_FATE_YOU, q)  # its window opens when the action ends (R54)
+    if rec["villain"][q] == S.YZMA:
         empty = True
         for k in range(4):
-            if fcount(rec, q, PILE0 + k) > 0:
+            if fcount(rec, q, S.PILE0 + k) > 0:
                 empty = False
         if empty:  # R61 reading: the discard is shuffled and dealt again
-            src = q * FZ + FDISC
+            src = q * S.FZ + S.FDISC
             while rec["fz_n"][src] > 0:
-                zone_push(rec["fz"], rec["fz_n"], q * FZ + FDECK,
+                zone_push(rec["fz"], rec["fz_n"], q * S.FZ + S.FDECK,
                           zone_take(rec["fz"], rec["fz_n"], src, rec["fz_n"][src] - 1))
-            zone_shuffle(rec["fz"], rec["fz_n"], q * FZ + FDECK, rec["rng"])
+            zone_shuffle(rec["fz"], rec["fz_n"], q * S.FZ + S.FDECK, rec["rng"])
             deal_piles(rec, q)
-        rec["phase"] = PH_PILE
+        rec["phase"] = S.PH_PILE
         return
     rec["fate_pile"] = -1
     reveal_top(rec, q)
     reveal_top(rec, q)
     if any_fate_pick(rec):
-        rec["phase"] = PH_FPICK
+        rec["phase"] = S.PH_FPICK
     else:
         end_fate_unplayed(rec)
 
@@ -139,10 +115,10 @@ def choose_pile(rec, k):
     """R61: the fater looks at the whole pile."""
     q = rec["fate_target"]
     rec["fate_pile"] = k
-    look_at_zone(rec["fz"], rec["fz_n"], rec["fknown"], q * FZ + PILE0 + k,
+    look_at_zone(rec["fz"], rec["fz_n"], rec["fknown"], q * S.FZ + S.PILE0 + k,
                  rec["current_player"])
     if any_fate_pick(rec):
-        rec["phase"] = PH_FPICK
+        rec["phase"] = S.PH_FPICK
     else:
         resume(rec)
 
@@ -153,27 +129,27 @@ def play_fate_card(rec, t_local):
     q = rec["fate_target"]
     p = rec["current_player"]
     z = fate_pick_zone(rec)
-    t = FLOC[rec["villain"][q], t_local]
+    t = S.FLOC[rec["villain"][q], t_local]
     c = -1
     for i in range(rec["fz_n"][z]):
         d = rec["fz"][z, i]
         if ftype(rec, d) == t and fate_card_ok(rec, d) and (c < 0 or d < c):
             c = d
-    fmove_abs(rec, z, c, FLIMBO)
+    fmove_abs(rec, z, c, S.FLIMBO)
     reveal_all(rec["fknown"], c, rec["num_players"])
-    while rec["fz_n"][REVEAL] > 0:
-        d = zone_take(rec["fz"], rec["fz_n"], REVEAL, 0)
-        zone_push(rec["fz"], rec["fz_n"], q * FZ + FDISC, d)
+    while rec["fz_n"][S.REVEAL] > 0:
+        d = zone_take(rec["fz"], rec["fz_n"], S.REVEAL, 0)
+        zone_push(rec["fz"], rec["fz_n"], q * S.FZ + S.FDISC, d)
     pile = rec["fate_pile"]
-    k = F_KIND[t]
-    if k == K_HERO:
+    k = S.F_KIND[t]
+    if k == S.K_HERO:
         if pile >= 0:
-            fmove_abs(rec, FLIMBO, c, q * FZ + HERO0 + pile)
+            fmove_abs(rec, S.FLIMBO, c, q * S.FZ + S.HERO0 + pile)
             place_hero(rec, q, c, pile, p)
         else:
-            push_entry(rec, K_FHERO, 0, -1, q, p, c, -1, 0, FIN_FCARD)
-    elif k == K_ITEM:  # an Item with no Hero left to take it is discarded (FIN_FCARD)
-        push_entry(rec, K_FITEM, 0, -1, q, p, c, pile, 0, FIN_FCARD)
+            push_entry(rec, S.K_FHERO, 0, -1, q, p, c, -1, 0, S.FIN_FCARD)
+    elif k == S.K_ITEM:  # an Item with no Hero left to take it is discarded (FIN_FCARD)
+        push_entry(rec, S.K_FITEM, 0, -1, q, p, c, pile, 0, S.FIN_FCARD)
     else:
-        start_effect(rec, F_EFF[t], F_A[t], F_ARG[t], q, p, c, -1, FIN_FCARD)
+        start_effect(rec, S.F_EFF[t], S.F_A[t], S.F_ARG[t], q, p, c, -1, S.FIN_FCARD)
     resume(rec)

@@ -8,28 +8,7 @@ from fatezoo.envs.core.knowledge import determinize_zones
 from fatezoo.envs.core.rng import next_u32
 from fatezoo.envs.core.stack import KIND as EV_KIND
 
-from ..state import (
-    EV_ARG,
-    F_LOCAL,
-    FCARD,
-    FZ,
-    HAND,
-    LOCATION,
-    PASS,
-    PH_ACT,
-    PH_ENTRY,
-    PH_FPICK,
-    PH_MOVE,
-    PH_PILE,
-    PH_TARGET,
-    PH_WINDOW,
-    PILE0,
-    SLOT,
-    TARGET,
-    V_LOCAL,
-    VCARD,
-    VZ,
-)
+from .. import state as S
 from .cards import fcount, ftype, vcard_at, vcount, vtype
 from .choices import mask_dest
 from .conditions import condition_ok, play_condition
@@ -46,39 +25,39 @@ def legal_mask(rec, mask):
     ph = rec["phase"]
     p = rec["current_player"]
     n = rec["num_players"]
-    if ph == PH_MOVE:
+    if ph == S.PH_MOVE:
         mask_dest(rec, mask, p, rec["mover"][p], False)
-    elif ph == PH_ACT:
+    elif ph == S.PH_ACT:
         for k in range(4):
             if slot_open(rec, p, k):
-                mask[SLOT + k] = 1
-        mask[PASS] = 1
-    elif ph == PH_TARGET:
+                mask[S.SLOT + k] = 1
+        mask[S.PASS] = 1
+    elif ph == S.PH_TARGET:
         for r in range(1, n):
             if fate_targetable(rec, p, (p + r) % n):
-                mask[TARGET + r - 1] = 1
-    elif ph == PH_PILE:
+                mask[S.TARGET + r - 1] = 1
+    elif ph == S.PH_PILE:
         q = rec["fate_target"]
         for k in range(4):
-            if fcount(rec, q, PILE0 + k) > 0:
-                mask[LOCATION + k] = 1
-    elif ph == PH_FPICK:
+            if fcount(rec, q, S.PILE0 + k) > 0:
+                mask[S.LOCATION + k] = 1
+    elif ph == S.PH_FPICK:
         z = fate_pick_zone(rec)
         for i in range(rec["fz_n"][z]):
             c = rec["fz"][z, i]
             if fate_card_ok(rec, c):
-                mask[FCARD + F_LOCAL[ftype(rec, c)]] = 1
-    elif ph == PH_ENTRY:
+                mask[S.FCARD + S.F_LOCAL[ftype(rec, c)]] = 1
+    elif ph == S.PH_ENTRY:
         entry_mask(rec, mask)
-    elif ph == PH_WINDOW:
+    elif ph == S.PH_WINDOW:
         i = rec["cev_n"][0] - 1
         kind = rec["cev"][i, EV_KIND]
-        arg = rec["cev"][i, EV_ARG]
-        for j in range(vcount(rec, p, HAND)):
-            t = vtype(rec, vcard_at(rec, p, HAND, j))
+        arg = rec["cev"][i, S.EV_ARG]
+        for j in range(vcount(rec, p, S.HAND)):
+            t = vtype(rec, vcard_at(rec, p, S.HAND, j))
             if condition_ok(rec, p, t, kind, arg):
-                mask[VCARD + V_LOCAL[t]] = 1
-        mask[PASS] = 1
+                mask[S.VCARD + S.V_LOCAL[t]] = 1
+        mask[S.PASS] = 1
 
 
 @njit(cache=True)
@@ -87,23 +66,23 @@ def apply_action(rec, action):
     ph = rec["phase"]
     p = rec["current_player"]
     n = rec["num_players"]
-    if ph == PH_MOVE:
-        rec["mover"][p] = action - LOCATION
-        rec["phase"] = PH_ACT
-    elif ph == PH_ACT:
-        if action == PASS:
+    if ph == S.PH_MOVE:
+        rec["mover"][p] = action - S.LOCATION
+        rec["phase"] = S.PH_ACT
+    elif ph == S.PH_ACT:
+        if action == S.PASS:
             end_turn(rec)
         else:
-            take_slot(rec, action - SLOT)
-    elif ph == PH_TARGET:
-        choose_target(rec, (p + 1 + action - TARGET) % n)
-    elif ph == PH_PILE:
-        choose_pile(rec, action - LOCATION)
-    elif ph == PH_FPICK:
-        play_fate_card(rec, action - FCARD)
-    elif ph == PH_ENTRY:
+            take_slot(rec, action - S.SLOT)
+    elif ph == S.PH_TARGET:
+        choose_target(rec, (p + 1 + action - S.TARGET) % n)
+    elif ph == S.PH_PILE:
+        choose_pile(rec, action - S.LOCATION)
+    elif ph == S.PH_FPICK:
+        play_fate_card(rec, action - S.FCARD)
+    elif ph == S.PH_ENTRY:
         entry_apply(rec, action)
-    elif ph == PH_WINDOW:
+    elif ph == S.PH_WINDOW:
         play_condition(rec, action)
 
 
@@ -112,9 +91,9 @@ def determinize_record(rec, player, words):
     """Resample, seat by seat, every card ``player`` does not know; then reseed the RNG."""
     n = rec["num_players"]
     for s in range(n):
-        determinize_zones(rec["vz"][s * VZ:(s + 1) * VZ], rec["vz_n"][s * VZ:(s + 1) * VZ],
+        determinize_zones(rec["vz"][s * S.VZ:(s + 1) * S.VZ], rec["vz_n"][s * S.VZ:(s + 1) * S.VZ],
                           rec["vknown"], n, player, words)
-        determinize_zones(rec["fz"][s * FZ:(s + 1) * FZ], rec["fz_n"][s * FZ:(s + 1) * FZ],
+        determinize_zones(rec["fz"][s * S.FZ:(s + 1) * S.FZ], rec["fz_n"][s * S.FZ:(s + 1) * S.FZ],
                           rec["fknown"], n, player, words)
     for i in range(4):
         rec["rng"][i] = next_u32(words) | (1 if i == 0 else 0)

@@ -5,45 +5,14 @@ from __future__ import annotations
 
 from fatezoo.envs.core.jit import njit
 
-from ..state import (
-    DAGGER,
-    E_ALLY_AURA,
-    E_HERO_ALLY_MINUS,
-    E_HERO_MINUS,
-    E_ITEM_STR,
-    E_PACK,
-    E_QUEEN_DISCOUNT,
-    E_STR_BONUS,
-    F_A,
-    F_EFF,
-    F_KIND,
-    F_STR,
-    FZ,
-    GUARDS,
-    HERO0,
-    K_ALLY,
-    K_HERO,
-    K_ITEM,
-    KRONK,
-    KUZCO,
-    LOC0,
-    NF_CAP,
-    QUEEN,
-    QUEEN_COST,
-    V_A,
-    V_COST,
-    V_EFF,
-    V_KIND,
-    V_STR,
-    VZ,
-)
+from .. import state as S
 from .cards import find_vtype, ftype, is_hero, items_on, unlocked, vtype
 
 
 @njit(cache=True)
 def heroes_at(rec, s, loc):
     """Number of Heroes at a location."""
-    z = s * FZ + HERO0 + loc
+    z = s * S.FZ + S.HERO0 + loc
     k = 0
     for i in range(rec["fz_n"][z]):
         if is_hero(rec, rec["fz"][z, i]):
@@ -55,39 +24,39 @@ def heroes_at(rec, s, loc):
 def ally_str(rec, s, c, loc):
     """Current Strength of Ally ``c`` at ``loc`` (R25)."""
     t = vtype(rec, c)
-    v = V_STR[t]
-    z = s * VZ + LOC0 + loc
+    v = S.V_STR[t]
+    z = s * S.VZ + S.LOC0 + loc
     for i in range(rec["vz_n"][z]):
         d = rec["vz"][z, i]
         if d == c:
             continue
         u = vtype(rec, d)
-        if V_EFF[t] == E_PACK and u == t:
-            v += V_A[t]
-        if V_KIND[u] == K_ALLY and V_EFF[u] == E_ALLY_AURA:
-            v += V_A[u]
-    hz = s * FZ + HERO0 + loc
+        if S.V_EFF[t] == S.E_PACK and u == t:
+            v += S.V_A[t]
+        if S.V_KIND[u] == S.K_ALLY and S.V_EFF[u] == S.E_ALLY_AURA:
+            v += S.V_A[u]
+    hz = s * S.FZ + S.HERO0 + loc
     for i in range(rec["fz_n"][hz]):
         h = ftype(rec, rec["fz"][hz, i])
-        if F_KIND[h] == K_HERO and F_EFF[h] == E_HERO_ALLY_MINUS:
-            v -= F_A[h]
+        if S.F_KIND[h] == S.K_HERO and S.F_EFF[h] == S.E_HERO_ALLY_MINUS:
+            v -= S.F_A[h]
     return max(v, 0)
 
 
 @njit(cache=True)
 def hero_str(rec, s, h, loc):
     """Current Strength of Hero ``h`` at ``loc`` (R26)."""
-    v = F_STR[ftype(rec, h)]
-    for c in range(s * NF_CAP, (s + 1) * NF_CAP):
+    v = S.F_STR[ftype(rec, h)]
+    for c in range(s * S.NF_CAP, (s + 1) * S.NF_CAP):
         if rec["attach"][c] == h:
             t = ftype(rec, c)
-            if F_EFF[t] == E_ITEM_STR:
-                v += F_A[t]
-    z = s * VZ + LOC0 + loc
+            if S.F_EFF[t] == S.E_ITEM_STR:
+                v += S.F_A[t]
+    z = s * S.VZ + S.LOC0 + loc
     for i in range(rec["vz_n"][z]):
         u = vtype(rec, rec["vz"][z, i])
-        if V_KIND[u] == K_ALLY and V_EFF[u] == E_HERO_MINUS:
-            v -= V_A[u]
+        if S.V_KIND[u] == S.K_ALLY and S.V_EFF[u] == S.E_HERO_MINUS:
+            v -= S.V_A[u]
     return max(v, 0)
 
 
@@ -95,34 +64,34 @@ def hero_str(rec, s, h, loc):
 def str_bonus(rec, s, loc):
     """Vanquish bonus of the Items at ``loc`` (STR_BONUS)."""
     v = 0
-    z = s * VZ + LOC0 + loc
+    z = s * S.VZ + S.LOC0 + loc
     for i in range(rec["vz_n"][z]):
         u = vtype(rec, rec["vz"][z, i])
-        if V_KIND[u] == K_ITEM and V_EFF[u] == E_STR_BONUS:
-            v += V_A[u]
+        if S.V_KIND[u] == S.K_ITEM and S.V_EFF[u] == S.E_STR_BONUS:
+            v += S.V_A[u]
     return v
 
 
 @njit(cache=True)
 def kronk_may(rec, s, loc, h):
     """Whether Kronk may take part in a Vanquish of Hero ``h`` at ``loc`` (R63)."""
-    if ftype(rec, h) != KUZCO:
+    if ftype(rec, h) != S.KUZCO:
         return True
-    return find_vtype(rec, s, LOC0 + loc, DAGGER) >= 0 or find_vtype(rec, s, LOC0 + loc,
-                                                                     GUARDS) >= 0
+    return find_vtype(rec, s, S.LOC0 + loc, S.DAGGER) >= 0 or find_vtype(rec, s, S.LOC0 + loc,
+                                                                     S.GUARDS) >= 0
 
 
 @njit(cache=True)
 def vanquish_reach(rec, s, loc, h):
     """Total a Vanquish of ``h`` could reach with every eligible Ally at ``loc`` (0: none)."""
-    z = s * VZ + LOC0 + loc
+    z = s * S.VZ + S.LOC0 + loc
     total = 0
     allies = 0
     kronk_ok = kronk_may(rec, s, loc, h)
     for i in range(rec["vz_n"][z]):
         c = rec["vz"][z, i]
         t = vtype(rec, c)
-        if V_KIND[t] != K_ALLY or (t == KRONK and not kronk_ok):
+        if S.V_KIND[t] != S.K_ALLY or (t == S.KRONK and not kronk_ok):
             continue
         allies += 1
         total += ally_str(rec, s, c, loc)
@@ -143,7 +112,7 @@ def pick_hero(rec, s, loc, t, mode, a):
 
     mode 0: any; 1: Strength <= a; 2: can be vanquished; 3: carries an Item.
     """
-    z = s * FZ + HERO0 + loc
+    z = s * S.FZ + S.HERO0 + loc
     best = -1
     best_items = 1 << 20
     for i in range(rec["fz_n"][z]):
@@ -166,11 +135,11 @@ def pick_hero(rec, s, loc, t, mode, a):
 @njit(cache=True)
 def any_hero(rec, s, loc, mode, a):
     """Whether some Hero at ``loc`` qualifies (``pick_hero`` modes)."""
-    z = s * FZ + HERO0 + loc
+    z = s * S.FZ + S.HERO0 + loc
     for i in range(rec["fz_n"][z]):
         c = rec["fz"][z, i]
         t = ftype(rec, c)
-        if F_KIND[t] == K_HERO and pick_hero(rec, s, loc, t, mode, a) >= 0:
+        if S.F_KIND[t] == S.K_HERO and pick_hero(rec, s, loc, t, mode, a) >= 0:
             return True
     return False
 
@@ -186,7 +155,7 @@ def realm_has_hero(rec, s, mode, a):
 @njit(cache=True)
 def pick_vcard(rec, s, loc, t, mode, a):
     """Lowest id of a villain card of type ``t`` at ``loc`` (mode 1: Strength <= a)."""
-    z = s * VZ + LOC0 + loc
+    z = s * S.VZ + S.LOC0 + loc
     best = -1
     for i in range(rec["vz_n"][z]):
         c = rec["vz"][z, i]
@@ -202,10 +171,10 @@ def pick_vcard(rec, s, loc, t, mode, a):
 @njit(cache=True)
 def any_vcard(rec, s, loc, kind, mode, a):
     """Whether a villain card of ``kind`` (-1: Ally or Item) at ``loc`` qualifies."""
-    z = s * VZ + LOC0 + loc
+    z = s * S.VZ + S.LOC0 + loc
     for i in range(rec["vz_n"][z]):
         c = rec["vz"][z, i]
-        k = V_KIND[vtype(rec, c)]
+        k = S.V_KIND[vtype(rec, c)]
         if kind >= 0 and k != kind:
             continue
         if mode == 1 and ally_str(rec, s, c, loc) > a:
@@ -233,16 +202,16 @@ def queen_cost(rec, s):
     """The Robot Queen's Cost for seat ``s`` (R65)."""
     disc = 0
     for loc in range(4):
-        z = s * VZ + LOC0 + loc
+        z = s * S.VZ + S.LOC0 + loc
         for i in range(rec["vz_n"][z]):
             t = vtype(rec, rec["vz"][z, i])
-            if V_EFF[t] == E_QUEEN_DISCOUNT:
-                disc += V_A[t]
-    return max(QUEEN_COST - disc, 0)
+            if S.V_EFF[t] == S.E_QUEEN_DISCOUNT:
+                disc += S.V_A[t]
+    return max(S.QUEEN_COST - disc, 0)
 
 
 @njit(cache=True)
 def card_cost(rec, s, t):
-    if t == QUEEN:
+    if t == S.QUEEN:
         return queen_cost(rec, s)
-    return V_COST[t]
+    return S.V_COST[t]

@@ -11,61 +11,7 @@ from fatezoo.envs.core.knowledge import UNKNOWN
 from fatezoo.envs.core.rng import randint
 from fatezoo.envs.core.zones import zone_push, zone_shuffle, zone_take
 
-from ..state import (
-    F_STR,
-    FDECK,
-    FDISC,
-    FIN_NONE,
-    FZ,
-    HAND,
-    HAND_SIZE,
-    K_ACTIVATE,
-    K_CONDITION,
-    K_DISCARD,
-    K_EFFECT,
-    K_MOVE_H,
-    K_MOVE_IA,
-    K_PLAY,
-    K_VANQ,
-    LOC0,
-    LOC_LOCKED,
-    LOC_SYM,
-    MAX_P,
-    NF,
-    NF_CAP,
-    NUM_FZONES,
-    NUM_VZONES,
-    NV,
-    PALACE,
-    PH_MOVE,
-    PH_OVER,
-    PH_TARGET,
-    PILE0,
-    QUEEN,
-    S_ACTIVATE,
-    S_FATE,
-    S_MOVE_HERO,
-    S_MOVE_IA,
-    S_PLAY,
-    S_POWER1,
-    S_POWER3,
-    S_VANQUISH,
-    SCAR,
-    START_POWER,
-    SUCC,
-    SUCCESSION_GOAL,
-    UNUSED,
-    V_A,
-    V_ACT,
-    V_ARG,
-    V_EFF,
-    V_KIND,
-    V_WHEN,
-    VDECK,
-    VZ,
-    W_ACTIVATE,
-    YZMA,
-)
+from .. import state as S
 from .cards import fcard_at, fcount, find_vtype, ftype, unlocked, vcard_at, vcount, vtype
 from .conditions import resume
 from .effects import effect_ok, push_entry
@@ -77,9 +23,9 @@ from .strength import adjacent_open, card_cost, heroes_at, realm_has_hero
 def reset_game(rec):
     """R1-R6: villains, Realms, shuffled decks, Yzma's piles, Power by seat, four cards."""
     n = rec["num_players"]
-    for z in range(NUM_VZONES):
+    for z in range(S.NUM_VZONES):
         rec["vz_n"][z] = 0
-    for z in range(NUM_FZONES):
+    for z in range(S.NUM_FZONES):
         rec["fz_n"][z] = 0
     rec["vknown"][:, :] = UNKNOWN
     rec["fknown"][:, :] = UNKNOWN
@@ -90,7 +36,7 @@ def reset_game(rec):
     rec["cev_n"][0] = 0
     rec["vq"][:] = -1
     rec["vq_n"] = 0
-    for s in range(MAX_P):
+    for s in range(S.MAX_P):
         rec["villain"][s] = 0
         rec["power"][s] = 0
         rec["mover"][s] = 0
@@ -103,30 +49,30 @@ def reset_game(rec):
         if v < 0:
             v = randint(rec["rng"], 3)
         rec["villain"][s] = v
-        rec["power"][s] = START_POWER[s]
+        rec["power"][s] = S.START_POWER[s]
         for loc in range(4):
-            rec["locked"][s, loc] = LOC_LOCKED[v, loc]
-        dz = s * VZ + VDECK
-        for k in range(NV):
-            rec["vz"][dz, k] = s * NV + k
-        rec["vz_n"][dz] = NV
+            rec["locked"][s, loc] = S.LOC_LOCKED[v, loc]
+        dz = s * S.VZ + S.VDECK
+        for k in range(S.NV):
+            rec["vz"][dz, k] = s * S.NV + k
+        rec["vz_n"][dz] = S.NV
         zone_shuffle(rec["vz"], rec["vz_n"], dz, rec["rng"])
-        fz = s * FZ + FDECK
+        fz = s * S.FZ + S.FDECK
         m = 0
-        for k in range(NF_CAP):
-            c = s * NF_CAP + k
-            if k < NF[v]:
+        for k in range(S.NF_CAP):
+            c = s * S.NF_CAP + k
+            if k < S.NF[v]:
                 rec["fz"][fz, m] = c
                 m += 1
             else:
-                zone_push(rec["fz"], rec["fz_n"], UNUSED, c)
+                zone_push(rec["fz"], rec["fz_n"], S.UNUSED, c)
         rec["fz_n"][fz] = m
         zone_shuffle(rec["fz"], rec["fz_n"], fz, rec["rng"])
-        if v == YZMA:
+        if v == S.YZMA:
             deal_piles(rec, s)
-    for s in range(n, MAX_P):
+    for s in range(n, S.MAX_P):
         rec["villain"][s] = -1
-    for _ in range(HAND_SIZE):
+    for _ in range(S.HAND_SIZE):
         for s in range(n):
             draw_card(rec, s)
     opt = rec["fate_token_opt"]
@@ -142,14 +88,14 @@ def reset_game(rec):
 @njit(cache=True)
 def deal_piles(rec, s):
     """R60/R61: Yzma's Fate deck is dealt into four face-down piles 0, 1, 2, 3, 0, ..."""
-    fz = s * FZ + FDECK
+    fz = s * S.FZ + S.FDECK
     k = 0
     n = rec["num_players"]
     while rec["fz_n"][fz] > 0:
         c = zone_take(rec["fz"], rec["fz_n"], fz, rec["fz_n"][fz] - 1)
         for v in range(n):
             rec["fknown"][v, c] = UNKNOWN
-        zone_push(rec["fz"], rec["fz_n"], s * FZ + PILE0 + (k % 4), c)
+        zone_push(rec["fz"], rec["fz_n"], s * S.FZ + S.PILE0 + (k % 4), c)
         k += 1
 
 
@@ -157,16 +103,16 @@ def deal_piles(rec, s):
 def objective_met(rec, s):
     """R57-R67: the objective of seat ``s``'s villain holds now."""
     v = rec["villain"][s]
-    if v == SCAR:
+    if v == S.SCAR:
         total = 0
-        for i in range(fcount(rec, s, SUCC)):
-            total += F_STR[ftype(rec, fcard_at(rec, s, SUCC, i))]
-        return total >= SUCCESSION_GOAL
-    if v == YZMA:
+        for i in range(fcount(rec, s, S.SUCC)):
+            total += S.F_STR[ftype(rec, fcard_at(rec, s, S.SUCC, i))]
+        return total >= S.SUCCESSION_GOAL
+    if v == S.YZMA:
         return rec["goal"][s] == 1
     if rec["flip"][s]:
         return rec["goal"][s] == 1
-    return find_vtype(rec, s, LOC0 + PALACE, QUEEN) >= 0
+    return find_vtype(rec, s, S.LOC0 + S.PALACE, S.QUEEN) >= 0
 
 
 @njit(cache=True)
@@ -178,19 +124,19 @@ def start_turn(rec):
     rec["current_player"] = t
     if objective_met(rec, t):
         rec["winner"] = t
-        rec["phase"] = PH_OVER
+        rec["phase"] = S.PH_OVER
         scores = np.zeros(rec["num_players"])
         scores[t] = 1.0
         split_rewards(rec, scores, False)
         return
-    rec["phase"] = PH_MOVE
+    rec["phase"] = S.PH_MOVE
 
 
 @njit(cache=True)
 def end_turn(rec):
     """R12: draw up to four; the next seat's turn starts."""
     t = rec["turn_player"]
-    while vcount(rec, t, HAND) < HAND_SIZE:
+    while vcount(rec, t, S.HAND) < S.HAND_SIZE:
         if not draw_card(rec, t):
             break
     rec["turn"] += 1
@@ -200,21 +146,21 @@ def end_turn(rec):
 
 @njit(cache=True)
 def can_play_card(rec, s, t):
-    k = V_KIND[t]
-    if k == K_CONDITION:
+    k = S.V_KIND[t]
+    if k == S.K_CONDITION:
         return False
     if card_cost(rec, s, t) > rec["power"][s]:
         return False
-    if k == K_EFFECT:
-        return effect_ok(rec, V_EFF[t], V_A[t], V_ARG[t], s, -1)
+    if k == S.K_EFFECT:
+        return effect_ok(rec, S.V_EFF[t], S.V_A[t], S.V_ARG[t], s, -1)
     return True
 
 
 @njit(cache=True)
 def can_activate(rec, s, c, loc):
     t = vtype(rec, c)
-    return V_WHEN[t] == W_ACTIVATE and V_ACT[t] <= rec["power"][s] and effect_ok(
-        rec, V_EFF[t], V_A[t], V_ARG[t], s, loc)
+    return S.V_WHEN[t] == S.W_ACTIVATE and S.V_ACT[t] <= rec["power"][s] and effect_ok(
+        rec, S.V_EFF[t], S.V_A[t], S.V_ARG[t], s, loc)
 
 
 @njit(cache=True)
@@ -222,11 +168,11 @@ def fate_targetable(rec, p, q):
     """R36/R55: an opponent with a card to reveal and without the Fate token."""
     if q == p or (rec["token_on"] and rec["token"] == q):
         return False
-    if fcount(rec, q, FDISC) > 0 or fcount(rec, q, FDECK) > 0:
+    if fcount(rec, q, S.FDISC) > 0 or fcount(rec, q, S.FDECK) > 0:
         return True
-    if rec["villain"][q] == YZMA:
+    if rec["villain"][q] == S.YZMA:
         for k in range(4):
-            if fcount(rec, q, PILE0 + k) > 0:
+            if fcount(rec, q, S.PILE0 + k) > 0:
                 return True
     return False
 
@@ -234,38 +180,38 @@ def fate_targetable(rec, p, q):
 @njit(cache=True)
 def symbol_ok(rec, s, sym):
     """Whether the action of symbol ``sym`` can do something now (R10)."""
-    if sym <= S_POWER3:
+    if sym <= S.S_POWER3:
         return True
-    if sym == S_PLAY:
-        for i in range(vcount(rec, s, HAND)):
-            if can_play_card(rec, s, vtype(rec, vcard_at(rec, s, HAND, i))):
+    if sym == S.S_PLAY:
+        for i in range(vcount(rec, s, S.HAND)):
+            if can_play_card(rec, s, vtype(rec, vcard_at(rec, s, S.HAND, i))):
                 return True
         return False
-    if sym == S_ACTIVATE:
+    if sym == S.S_ACTIVATE:
         for loc in range(4):
-            for i in range(vcount(rec, s, LOC0 + loc)):
-                if can_activate(rec, s, vcard_at(rec, s, LOC0 + loc, i), loc):
+            for i in range(vcount(rec, s, S.LOC0 + loc)):
+                if can_activate(rec, s, vcard_at(rec, s, S.LOC0 + loc, i), loc):
                     return True
         return False
-    if sym == S_FATE:
+    if sym == S.S_FATE:
         for q in range(rec["num_players"]):
             if fate_targetable(rec, s, q):
                 return True
         return False
-    if sym == S_MOVE_IA:
+    if sym == S.S_MOVE_IA:
         for loc in range(4):
-            if vcount(rec, s, LOC0 + loc) > 0 and adjacent_open(rec, s, loc):
+            if vcount(rec, s, S.LOC0 + loc) > 0 and adjacent_open(rec, s, loc):
                 return True
         return False
-    if sym == S_MOVE_HERO:
+    if sym == S.S_MOVE_HERO:
         for loc in range(4):
             if unlocked(rec, s, loc) and heroes_at(rec, s, loc) > 0 and adjacent_open(
                     rec, s, loc):
                 return True
         return False
-    if sym == S_VANQUISH:
+    if sym == S.S_VANQUISH:
         return realm_has_hero(rec, s, 2, 0)
-    return vcount(rec, s, HAND) > 0  # S_DISCARD
+    return vcount(rec, s, S.HAND) > 0  # S_DISCARD
 
 
 @njit(cache=True)
@@ -274,7 +220,7 @@ def slot_open(rec, s, k):
     loc = rec["mover"][s]
     if rec["used"][k] or (k < 2 and heroes_at(rec, s, loc) > 0):
         return False
-    return symbol_ok(rec, s, LOC_SYM[rec["villain"][s], loc, k])
+    return symbol_ok(rec, s, S.LOC_SYM[rec["villain"][s], loc, k])
 
 
 @njit(cache=True)
@@ -282,23 +228,23 @@ def take_slot(rec, k):
     """Begin the action of slot ``k`` (R14-R23)."""
     s = rec["turn_player"]
     rec["used"][k] = 1
-    sym = LOC_SYM[rec["villain"][s], rec["mover"][s], k]
-    if sym <= S_POWER3:
-        gain_power(rec, s, sym - S_POWER1 + 1)
-    elif sym == S_FATE:
-        rec["phase"] = PH_TARGET
+    sym = S.LOC_SYM[rec["villain"][s], rec["mover"][s], k]
+    if sym <= S.S_POWER3:
+        gain_power(rec, s, sym - S.S_POWER1 + 1)
+    elif sym == S.S_FATE:
+        rec["phase"] = S.PH_TARGET
         return
-    elif sym == S_PLAY:
-        push_entry(rec, K_PLAY, 0, -1, s, s, -1, -1, 0, FIN_NONE)
-    elif sym == S_ACTIVATE:
-        push_entry(rec, K_ACTIVATE, 0, -1, s, s, -1, -1, 0, FIN_NONE)
-    elif sym == S_MOVE_IA:
-        push_entry(rec, K_MOVE_IA, 0, -1, s, s, -1, -1, 0, FIN_NONE)
-    elif sym == S_MOVE_HERO:
-        push_entry(rec, K_MOVE_H, 0, -1, s, s, -1, -1, 0, FIN_NONE)
-    elif sym == S_VANQUISH:
+    elif sym == S.S_PLAY:
+        push_entry(rec, S.K_PLAY, 0, -1, s, s, -1, -1, 0, S.FIN_NONE)
+    elif sym == S.S_ACTIVATE:
+        push_entry(rec, S.K_ACTIVATE, 0, -1, s, s, -1, -1, 0, S.FIN_NONE)
+    elif sym == S.S_MOVE_IA:
+        push_entry(rec, S.K_MOVE_IA, 0, -1, s, s, -1, -1, 0, S.FIN_NONE)
+    elif sym == S.S_MOVE_HERO:
+        push_entry(rec, S.K_MOVE_H, 0, -1, s, s, -1, -1, 0, S.FIN_NONE)
+    elif sym == S.S_VANQUISH:
         rec["vq_n"] = 0
-        push_entry(rec, K_VANQ, 0, -1, s, s, -1, -1, 0, FIN_NONE)
+        push_entry(rec, S.K_VANQ, 0, -1, s, s, -1, -1, 0, S.FIN_NONE)
     else:
-        push_entry(rec, K_DISCARD, 0, -1, s, s, -1, -1, 0, FIN_NONE)
+        push_entry(rec, S.K_DISCARD, 0, -1, s, s, -1, -1, 0, S.FIN_NONE)
     resume(rec)
