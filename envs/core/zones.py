@@ -67,13 +67,17 @@ def zone_insert(cards, counts, z, pos, c):
 
 @njit(cache=True)
 def zone_take(cards, counts, z, i):
-    """Remove and return the card at position ``i`` of zone ``z`` (order of the rest kept)."""
+    """Remove and return the card at position ``i`` of zone ``z`` (order of the rest kept).
+
+    The slot it empties is set to -1, so nothing past a zone's count remembers a card.
+    """
     n = counts[z]
     if i < 0 or i >= n:
         raise IndexError("zone_take: position out of range")
     c = cards[z, i]
     for j in range(i, n - 1):
         cards[z, j] = cards[z, j + 1]
+    cards[z, n - 1] = -1
     counts[z] = n - 1
     return c
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from fatezoo.envs.core.checks import SEATS, Range, RecordError, check_ranges, need
 from fatezoo.envs.core.stack import ASK, KIND, OWNER, asked_seat
+from fatezoo.envs.core.zones import zone_contents
 
 from . import cards as C
 from . import rules
@@ -239,14 +240,14 @@ def _check_piles(rec, r: dict) -> None:
         for k in range(S.SPOTS):
             pile = rows[k, : sizes[k]]
             need(((pile >= 0) & (pile < ntypes)).all(), f"{prefix}_row pile {k}", "card types")
-        deck = rec[f"{prefix}_deck"][: r[f"{prefix}_deck_n"]]
+        deck = zone_contents(rec[f"{prefix}_deck"], rec[f"{prefix}_deck_n"], S.DECK)
         need(((deck >= 0) & (deck < ntypes)).all(), f"{prefix}_deck", "card types")
     for f in range(4):
-        deck = rec["c_deck"][f, : rec["c_deck_n"][f]].astype(np.int64)
+        deck = zone_contents(rec["c_deck"], rec["c_deck_n"], f)
         need(((deck >= 0) & (deck < C.NC)).all()
              and ((C.C_FATE[deck] == f) | (C.C_FATE[deck] == 4)).all(),
              f"Fate Deck {f}", "cards of its own Fate or with the Fatesworn symbol")
-    tdeck = rec["t_deck"][: r["t_deck_n"]]
+    tdeck = zone_contents(rec["t_deck"], rec["t_deck_n"], S.DECK)
     need(((tdeck >= 5) & (tdeck < C.NT)).all(), "t_deck", "deck Tile types")
 
 
@@ -267,7 +268,7 @@ def _check_symbol_copies(rec, n: int) -> None:
         need((held.sum(1) == rec["c_hand"][:, k]).all(), "c_hand",
              f"symbol type {k} counted once per deck copy held (c_sym)")
         for f in range(4):
-            deck = rec["c_deck"][f, : rec["c_deck_n"][f]]
+            deck = zone_contents(rec["c_deck"], rec["c_deck_n"], f)
             need(int(held[:, f].sum()) + int((deck == k).sum()) <= 1, f"Fate Deck {f}",
                  f"its one copy of symbol type {k}, in the deck or in one hand")
 
@@ -283,16 +284,16 @@ def _check_cards(rec, r: dict, n: int) -> None:
     f = (rec["f_temple"].sum(0) + rec["f_party"].sum(0) + rec["f_discard"].sum(0)
          + rec["f_pool"].sum(0) + rec["f_fight"].sum(0) + rec["f_defeated"] + rec["f_out"]
          ).astype(np.int64)
-    f += np.bincount(rec["f_deck"][: r["f_deck_n"]].astype(np.int64), minlength=C.NF)
+    f += np.bincount(zone_contents(rec["f_deck"], rec["f_deck_n"], S.DECK), minlength=C.NF)
     for k in range(S.SPOTS):
-        f += np.bincount(rec["f_row"][k, : rec["f_row_n"][k]].astype(np.int64), minlength=C.NF)
+        f += np.bincount(zone_contents(rec["f_row"], rec["f_row_n"], k), minlength=C.NF)
     if r["f_held"] >= 0:
         f[r["f_held"]] += 1
     _conserve("Faithful", f, C.F_COPIES)
     rl = (rec["r_owned"].sum(0) + rec["r_out"]).astype(np.int64)
-    rl += np.bincount(rec["r_deck"][: r["r_deck_n"]].astype(np.int64), minlength=C.NR)
+    rl += np.bincount(zone_contents(rec["r_deck"], rec["r_deck_n"], S.DECK), minlength=C.NR)
     for k in range(S.SPOTS):
-        rl += np.bincount(rec["r_row"][k, : rec["r_row_n"][k]].astype(np.int64), minlength=C.NR)
+        rl += np.bincount(zone_contents(rec["r_row"], rec["r_row_n"], k), minlength=C.NR)
     if r["r_held"] >= 0:
         rl[r["r_held"]] += 1
     c = (rec["c_hand"].sum(0) + rec["c_discard"] + rec["c_out"]).astype(np.int64)
@@ -304,7 +305,8 @@ def _check_cards(rec, r: dict, n: int) -> None:
             rl[e[S.S_CARD]] += 1
     _conserve("Relic", rl, C.R_COPIES)
     for k in range(4):
-        c += np.bincount(rec["c_deck"][k, : rec["c_deck_n"][k]].astype(np.int64), minlength=C.NC)
+        c += np.bincount(zone_contents(rec["c_deck"], rec["c_deck_n"], k),
+                         minlength=C.NC)
     _conserve("Fate card", c, C.C_COPIES)
     _check_symbol_copies(rec, n)
     grid, side, rot = rec["grid"], rec["side"], rec["rot"]
@@ -332,7 +334,7 @@ def _check_cards(rec, r: dict, n: int) -> None:
 
 def tdeck_types(rec, r) -> np.ndarray:
     """The Tile Deck's types, bottom to top."""
-    return rec["t_deck"][: r["t_deck_n"]].astype(np.int64)
+    return zone_contents(rec["t_deck"], rec["t_deck_n"], S.DECK)
 
 
 def _stations(rec, p: int) -> int:
@@ -376,8 +378,8 @@ def _check_return(rec, r: dict) -> None:
         need(int(rec["r_row"][src, m - 1]) == take, "r_from", "the Relic Row spot topped by "
              "the Relic acquired (r_take)", src)
     else:
-        need(take in rec["r_deck"][: r["r_deck_n"]], "r_from", "the Relic Deck, holding the "
-             "Relic acquired (r_take)", src)
+        need(take in zone_contents(rec["r_deck"], rec["r_deck_n"], S.DECK), "r_from",
+             "the Relic Deck, holding the Relic acquired (r_take)", src)
     need(then != Phase.SEARCH or src == S.R_FROM_DECK, "r_from", "the Relic Deck for a flip "
          "search", src)
     if then == Phase.MARKET:

@@ -305,9 +305,9 @@ def encode(rec, viewer, omniscient, out):
         out[O_HELD + H_TILE] = 1.0
         if omniscient or v == tp:
             out[O_HELD + H_TILE_TYPE] = (rec["t_held"] + 1) / TILE_TYPE_SCALE
-    out[O_DECKS + D_FAITHFUL] = rec["f_deck_n"] / S.F_DECK_CAP
-    out[O_DECKS + D_RELIC] = rec["r_deck_n"] / S.R_DECK_CAP
-    out[O_DECKS + D_TILE] = _c(rec["t_deck_n"] / TILE_DECK_SCALE)
+    out[O_DECKS + D_FAITHFUL] = rec["f_deck_n"][S.DECK] / S.F_DECK_CAP
+    out[O_DECKS + D_RELIC] = rec["r_deck_n"][S.DECK] / S.R_DECK_CAP
+    out[O_DECKS + D_TILE] = _c(rec["t_deck_n"][S.DECK] / TILE_DECK_SCALE)
     for f in range(S.FATE_DECKS):
         out[O_DECKS + D_FATE + f] = rec["c_deck_n"][f] / S.FATE_DECK_CAP
     if q_def >= 0:

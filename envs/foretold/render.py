@@ -27,7 +27,7 @@ from .cards import (
     WHEN,
 )
 from .rules import rotate
-from .state import CELLS, SPOTS, Phase
+from .state import CELLS, DECK, SPOTS, Phase
 
 HOW_TO_WIN = ("Be the last player standing (Smite the others' Hearts down to 0 Life), or "
               "start your turn holding the four Fate Relics (Crown, Shield, Shrine, Sword) "
@@ -155,8 +155,9 @@ def render_ansi(rec, seat=None) -> str:
     frow = _row(F_SHORT, rec["f_row"], rec["f_row_n"])
     rrow = _row(R_SHORT, rec["r_row"], rec["r_row_n"])
     lines.append(f"Faithful Row spots {frow}; Relic Row spots {rrow}")
-    lines.append(f"decks: Faithful {int(rec['f_deck_n'])}, Relic {int(rec['r_deck_n'])}, Tile "
-                 f"{int(rec['t_deck_n'])}, Fate (chaos/grace/prosperity/wisdom) "
+    lines.append(f"decks: Faithful {int(rec['f_deck_n'][DECK])}, Relic "
+                 f"{int(rec['r_deck_n'][DECK])}, Tile {int(rec['t_deck_n'][DECK])}, "
+                 "Fate (chaos/grace/prosperity/wisdom) "
                  f"{'/'.join(str(int(x)) for x in rec['c_deck_n'])}, Fate discard "
                  f"{int(rec['c_discard'][:NC].sum())}")
     extra = []

@@ -39,6 +39,7 @@ from fatezoo.envs.core.decisions import ActionSpace, Block
 from fatezoo.envs.core.dice import D6, die
 from fatezoo.envs.core.stack import PAYLOAD, stack_fields
 from fatezoo.envs.core.state import make_state_dtype
+from fatezoo.envs.core.zones import zone_fields
 
 from .cards import C_NAMES, F_NAMES, FATE_DECK_CAP, FATES, NC, NF, NR, NT, R_NAMES
 
@@ -51,6 +52,7 @@ R_FROM_DECK = SPOTS  # r_from: the acquired Relic is taken from the Relic Deck (
 F_DECK_CAP = 96
 R_DECK_CAP = 48
 T_DECK_CAP = 32
+DECK = 0  # the Faithful, Relic and Tile decks are one-zone groups of the kit's zones
 MAX_DICE = 10  # combat dice per side (R50)
 MAX_LIFE = 20
 TILE_PRICE = 3  # R21
@@ -185,10 +187,8 @@ GAME_FIELDS = [
     ("winner", np.int8),  # -1 none yet
     ("devotees", np.int8),  # Devotees played for gold this turn (R16)
     # Faithful
-    ("f_deck", np.int8, (F_DECK_CAP,)),  # types, bottom first
-    ("f_deck_n", np.int16),
-    ("f_row", np.int8, (SPOTS, PILE_CAP)),
-    ("f_row_n", np.int16, (SPOTS,)),
+    *zone_fields("f_deck", 1, F_DECK_CAP, np.int8),  # types, bottom first (zone DECK)
+    *zone_fields("f_row", SPOTS, PILE_CAP, np.int8),  # the Row's piles, one zone per spot
     ("f_temple", np.int8, (MAX_P, NF)),
     ("f_party", np.int8, (MAX_P, NF)),
     ("f_discard", np.int8, (MAX_P, NF)),
@@ -198,10 +198,8 @@ GAME_FIELDS = [
     ("f_out", np.int8, (NF,)),
     ("f_held", np.int8),  # a revealed Faithful waiting for its spot (-1 none)
     # Relics
-    ("r_deck", np.int8, (R_DECK_CAP,)),
-    ("r_deck_n", np.int16),
-    ("r_row", np.int8, (SPOTS, PILE_CAP)),
-    ("r_row_n", np.int16, (SPOTS,)),
+    *zone_fields("r_deck", 1, R_DECK_CAP, np.int8),
+    *zone_fields("r_row", SPOTS, PILE_CAP, np.int8),
     ("r_owned", np.int8, (MAX_P, NR)),
     ("r_out", np.int8, (NR,)),
     ("r_held", np.int8),  # a revealed (R12) or returned (R20) Relic waiting for its pile (-1)
@@ -213,8 +211,7 @@ GAME_FIELDS = [
     ("r_from", np.int8),
     ("r_then", np.int8),
     # Fate cards
-    ("c_deck", np.int8, (4, FATE_DECK_CAP)),
-    ("c_deck_n", np.int16, (4,)),
+    *zone_fields("c_deck", 4, FATE_DECK_CAP, np.int8),  # the four Fate Decks
     ("c_hand", np.int8, (MAX_P, NC)),
     ("c_discard", np.int8, (NC,)),
     ("c_out", np.int8, (NC,)),
@@ -223,8 +220,7 @@ GAME_FIELDS = [
     # card came from is public, so the hand cards per seat and deck are public (determinize)
     ("c_sym", np.int8, (MAX_P, 4)),
     # Tiles
-    ("t_deck", np.int8, (T_DECK_CAP,)),
-    ("t_deck_n", np.int16),
+    *zone_fields("t_deck", 1, T_DECK_CAP, np.int8),
     ("grid", np.int8, (MAX_P, CELLS)),
     ("side", np.int8, (MAX_P, CELLS)),
     ("rot", np.int8, (MAX_P, CELLS)),

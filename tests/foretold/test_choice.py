@@ -49,14 +49,15 @@ def test_smash_relic_picks_a_relic_of_the_kind():
     assert rec["ch_seat"] == 1 and rec["c_discard"][C["Smash"]] == 1
     assert legal == {PICK_RELIC + R["Golden Chalice"], PICK_RELIC + R["Healing Draught"]}
     act(states, PICK_RELIC + R["Golden Chalice"])
-    assert rec["r_owned"][1, R["Golden Chalice"]] == 0 and rec["r_deck"][0] == R["Golden Chalice"]
+    assert rec["r_owned"][1, R["Golden Chalice"]] == 0
+    assert rec["r_deck"][0, 0] == R["Golden Chalice"]
     assert rec["r_owned"][1, R["Healing Draught"]] == 1 and rec["phase"] == Phase.MARKET
     # Desecrate (a Fate Relic, Relic Cost 2: waived): seats 1 and 2 both hold one
     rec["waive"] = 1
     legal = act(states, PLAY_FATE + C["Desecrate"])
     assert rec["phase"] == Phase.FATE_TARGET and legal == {TARGET_SEAT, TARGET_SEAT + 1}
     act(states, TARGET_SEAT + 1)  # seat 2: its one Fate Relic is picked at once
-    assert rec["r_owned"][2].sum() == 0 and rec["r_deck"][0] == R["Shield of Wisdom"]
+    assert rec["r_owned"][2].sum() == 0 and rec["r_deck"][0, 0] == R["Shield of Wisdom"]
     assert rec["r_owned"][1, R["Shield of Grace"]] == 1 and rec["phase"] == Phase.MARKET
 
 
@@ -102,8 +103,8 @@ def test_everything_has_a_price_acquires_any_type():
     assert PLAY_FATE + C["Everything Has a Price"] not in ready(states)
     rec["gold"][0] = 9
     give_relic(rec, 0, "Shield of Chaos")
-    deck_n = int(rec["f_deck_n"])
-    in_deck = int((rec["f_deck"][:deck_n] == F["Demigod"]).sum())
+    deck_n = int(rec["f_deck_n"][0])
+    in_deck = int((rec["f_deck"][0, :deck_n] == F["Demigod"]).sum())
     legal = act(states, PLAY_FATE + C["Everything Has a Price"])
     assert rec["phase"] == Phase.CHOOSE
     assert PICK_FAITHFUL + F["Demigod"] in legal and PICK_RELIC + R["Crown of Grace"] in legal
@@ -112,7 +113,7 @@ def test_everything_has_a_price_acquires_any_type():
     assert in_deck == 1
     act(states, PICK_FAITHFUL + F["Demigod"])
     assert rec["f_discard"][0, F["Demigod"]] == 1 and rec["gold"][0] == 1
-    assert rec["f_deck_n"] == deck_n - 1 and F["Demigod"] not in rec["f_deck"][:deck_n - 1]
+    assert rec["f_deck_n"][0] == deck_n - 1 and F["Demigod"] not in rec["f_deck"][0, :deck_n - 1]
 
 
 def test_tax_levy_steals_up_to_four():
@@ -189,7 +190,7 @@ def test_all_dispatched_removed_retreats():
     act(states, PASS)  # (R71)
     assert rec["phase"] == Phase.FINALIZE and rec["current_player"] == 1
     act(states, PLAY_FATE + C["Slay"])  # the one pick is forced
-    assert rec["f_deck"][0] == F["Guard"] and rec["f_temple"][1, F["Guard"]] == 1
+    assert rec["f_deck"][0, 0] == F["Guard"] and rec["f_temple"][1, F["Guard"]] == 1
     # seat 0 has nothing left to reinforce (a forced pass): seat 1's turn
     assert rec["defender"] == -1 and rec["turn_player"] == 1 and rec["f_fight"].sum() == 0
 
@@ -210,7 +211,7 @@ def test_massacre_takes_up_to_two():
     assert rec["phase"] == Phase.CHOOSE and legal == {PICK_FAITHFUL + F["Guard"], PASS}
     assert rec["f_fight"][0, F["Guard"]] == 2 and rec["dice_n"][0] == 2
     act(states, PASS)  # the fight goes on with two Guards and their two dice
-    assert rec["f_deck"][0] == F["Guard"] and rec["f_deck"][1] != F["Guard"]
+    assert rec["f_deck"][0, 0] == F["Guard"] and rec["f_deck"][0, 1] != F["Guard"]
     assert rec["dice_n"][0] == 2 and rec["ch_card"] == -1 and rec["fin"] == 0
 
 

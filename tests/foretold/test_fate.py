@@ -67,8 +67,8 @@ def test_relic_cost_matching_relics():
     give_relic(rec, 0, "Shield of Grace")  # a Fate Relic of another Fate does not count
     assert PLAY_FATE + C["Havoc"] not in ready(states)
     rec["r_owned"][0, R["Shield of Grace"]] = 0
-    rec["r_deck"][rec["r_deck_n"]] = R["Shield of Grace"]
-    rec["r_deck_n"] += 1
+    rec["r_deck"][0, rec["r_deck_n"][0]] = R["Shield of Grace"]
+    rec["r_deck_n"][0] += 1
     give_relic(rec, 0, "Shield of Chaos")  # the Sanctum's Altar holds it
     assert PLAY_FATE + C["Havoc"] in ready(states)
 
@@ -265,7 +265,8 @@ def test_sacrificed_relic_to_deck_bottom():
     rec = states[0]
     give_relic(rec, 0, "Golden Chalice")
     act(states, USE_RELIC + R["Golden Chalice"])
-    assert rec["r_owned"][0, R["Golden Chalice"]] == 0 and rec["r_deck"][0] == R["Golden Chalice"]
+    assert rec["r_owned"][0, R["Golden Chalice"]] == 0
+    assert rec["r_deck"][0, 0] == R["Golden Chalice"]
 
 
 def test_shrine_sacrifices_a_devotee():
@@ -277,7 +278,7 @@ def test_shrine_sacrifices_a_devotee():
     give(rec, 0, "f_discard", "Devotee")
     act(states, USE_RELIC + R["Shrine of Grace"])
     assert rec["life"][0] == 18 and rec["f_discard"][0, F["Devotee"]] == 0
-    assert rec["f_deck"][0] == F["Devotee"] and rec["r_owned"][0, R["Shrine of Grace"]] == 1
+    assert rec["f_deck"][0, 0] == F["Devotee"] and rec["r_owned"][0, R["Shrine of Grace"]] == 1
 
 
 def test_eliminated_mid_action_has_no_effect():

@@ -36,8 +36,8 @@ def relic_row(rec, *piles):
     held before go to the Relic Deck."""
     for k in range(SPOTS):
         for i in range(int(rec["r_row_n"][k])):
-            rec["r_deck"][rec["r_deck_n"]] = rec["r_row"][k, i]
-            rec["r_deck_n"] += 1
+            rec["r_deck"][0, rec["r_deck_n"][0]] = rec["r_row"][k, i]
+            rec["r_deck_n"][0] += 1
             rec["r_row"][k, i] = -1
         rec["r_row_n"][k] = 0
     for k, pile in enumerate(piles):
@@ -162,7 +162,7 @@ def test_buy_any_of_another_fate_returns_first(source):
     relic_row(rec, ["Runestone"], ["Ward"], top, ["War Horn"], ["Runestone"],
               ["Healing Draught"])
     give_relic(rec, 0, "Shield of Wisdom")
-    deck = sorted(rec["r_deck"][: rec["r_deck_n"]].tolist())
+    deck = sorted(rec["r_deck"][0, :rec["r_deck_n"][0]].tolist())
     act(states, PLAY_FATE + C["Everything Has a Price"])
     legal = act(states, PICK_RELIC + R["Crown of Chaos"])
     assert rec["phase"] == Phase.COVER_RELIC and rec["gold"][0] == 1
@@ -174,10 +174,10 @@ def test_buy_any_of_another_fate_returns_first(source):
     assert owned(rec, 0) == {"Crown of Chaos"} and rec["gold"][0] == 1
     assert rec["phase"] == Phase.MARKET
     if source == "pile":
-        assert row(rec)[2] == [] and sorted(rec["r_deck"][: rec["r_deck_n"]].tolist()) == deck
+        assert row(rec)[2] == [] and sorted(rec["r_deck"][0, :rec["r_deck_n"][0]].tolist()) == deck
     else:
         deck.remove(R["Crown of Chaos"])
-        assert sorted(rec["r_deck"][: rec["r_deck_n"]].tolist()) == deck
+        assert sorted(rec["r_deck"][0, :rec["r_deck_n"][0]].tolist()) == deck
 
 
 def test_flip_search_of_another_fate_returns_first():
@@ -195,10 +195,10 @@ def test_flip_search_of_another_fate_returns_first():
     assert rec["phase"] == Phase.COVER_RELIC and legal == {COVER + k for k in range(SPOTS)}
     assert (rec["r_take"], rec["r_from"], rec["r_then"]) == (R["Sword of Grace"],
                                                              R_FROM_DECK, Phase.SEARCH)
-    assert R["Sword of Grace"] in rec["r_deck"][: rec["r_deck_n"]]  # taken after the returns
+    assert R["Sword of Grace"] in rec["r_deck"][0, :rec["r_deck_n"][0]]  # taken after the returns
     act(states, COVER + 3)
     assert row(rec)[3] == ["War Horn", "Shield of Chaos"] and owned(rec, 0) == {"Sword of Grace"}
-    assert R["Sword of Grace"] not in rec["r_deck"][: rec["r_deck_n"]]
+    assert R["Sword of Grace"] not in rec["r_deck"][0, :rec["r_deck_n"][0]]
     assert rec["phase"] == Phase.MARKET and rec["actor"] == -1
 
 
@@ -243,8 +243,8 @@ def test_loader_refuses_an_inconsistent_return():
     refused(same_fate, "r_held must be a Fate Relic of another Fate")
 
     def empty_spot(rec):  # a spot is empty: the Relic would have gone there
-        rec["r_deck"][rec["r_deck_n"]] = rec["r_row"][0, 0]
-        rec["r_deck_n"] += 1
+        rec["r_deck"][0, rec["r_deck_n"][0]] = rec["r_row"][0, 0]
+        rec["r_deck_n"][0] += 1
         rec["r_row"][0, 0] = -1
         rec["r_row_n"][0] = 0
 

@@ -79,8 +79,8 @@ def test_fatesworn_adds_content():
     # each Fate Deck gets its 5 Fatesworn cards and one copy of each of the 5 with the symbol
     base, fs = deal(2, seed=3)[0], deal(2, seed=3, fatesworn=True)[0]
     assert int((F_COPIES * (F_BASE == 0)).sum()) == 13
-    assert fs["f_deck_n"] == base["f_deck_n"] + 13
-    assert fs["r_deck_n"] == base["r_deck_n"] + 5
+    assert fs["f_deck_n"][0] == base["f_deck_n"][0] + 13
+    assert fs["r_deck_n"][0] == base["r_deck_n"][0] + 5
     assert base["c_deck_n"].tolist() == [30] * 4 and fs["c_deck_n"].tolist() == [40] * 4
     for f in range(4):
         deck = fs["c_deck"][f, :40]
@@ -96,8 +96,8 @@ def test_fatesworn_adds_content():
     rec = base.copy()
     t = F["Herald"]
     rec["f_out"][t] -= 1
-    rec["f_deck"][rec["f_deck_n"]] = t
-    rec["f_deck_n"] += 1
+    rec["f_deck"][0, rec["f_deck_n"][0]] = t
+    rec["f_deck_n"][0] += 1
     with pytest.raises(ValueError, match="every Fatesworn card out of the game"):
         check_record(rec)
 

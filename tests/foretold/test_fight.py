@@ -134,7 +134,7 @@ def test_runestone_needs_a_die_on_the_table():
     rng = rec["rng"].copy()
     want = roll(COMBAT_DIE, rng)
     act(states, DEFENSE_DIE)
-    assert rec["dice"][1, 0] == want and rec["r_deck"][0] == R["Runestone"]  # R64
+    assert rec["dice"][1, 0] == want and rec["r_deck"][0, 0] == R["Runestone"]  # R64
     assert rec["r_owned"][0, R["Runestone"]] == 0 and rec["phase"] == Phase.DISPATCH
 
 

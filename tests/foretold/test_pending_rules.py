@@ -13,6 +13,7 @@ import numpy as np
 
 import fatezoo
 from fatezoo.envs.core import kernels as K
+from fatezoo.envs.core.zones import zone_contents, zone_pop, zone_push
 from fatezoo.envs.foretold import determinize, rules
 from fatezoo.envs.foretold.cards import NF, NR, NT, R_IS_FATE, T_KIND, T_NAMES, T_STATIONS
 from fatezoo.envs.foretold.cards import T_ALTARS as ALTARS
@@ -41,6 +42,7 @@ from fatezoo.envs.foretold.state import (
     BUY_TILE,
     CELL,
     CELLS,
+    DECK,
     DIRECTION,
     FLIP,
     K_ROLL,
@@ -91,23 +93,19 @@ def fill_rows(rec):
     """Every spot of both Marketplace rows holds a pile (the decks' top cards moved there)."""
     for prefix in ("f", "r"):
         rows, sizes = rec[f"{prefix}_row"], rec[f"{prefix}_row_n"]
+        deck, deck_n = rec[f"{prefix}_deck"], rec[f"{prefix}_deck_n"]
         for k in range(SPOTS):
             if sizes[k] == 0:
-                n = int(rec[f"{prefix}_deck_n"]) - 1
-                rows[k, 0] = rec[f"{prefix}_deck"][n]
-                rec[f"{prefix}_deck"][n] = -1
-                rec[f"{prefix}_deck_n"] = n
-                sizes[k] = 1
+                zone_push(rows, sizes, k, zone_pop(deck, deck_n, DECK))
 
 
 def empty_deck(rec, prefix):
     """Set every card of the Faithful (``f``) or Relic (``r``) Deck out of the game."""
-    n = int(rec[f"{prefix}_deck_n"])
+    deck, deck_n = rec[f"{prefix}_deck"], rec[f"{prefix}_deck_n"]
     out = rec[f"{prefix}_out"]
-    out += np.bincount(rec[f"{prefix}_deck"][:n].astype(np.int64), minlength=out.shape[0]
-                       ).astype(out.dtype)
-    rec[f"{prefix}_deck"][:] = -1
-    rec[f"{prefix}_deck_n"] = 0
+    out += np.bincount(zone_contents(deck, deck_n, DECK), minlength=out.shape[0]).astype(out.dtype)
+    deck[:] = -1
+    deck_n[:] = 0
 
 
 def finish_turn(states):
@@ -150,15 +148,15 @@ def test_turn_steps_run_in_order():
     place_tile(rec, 1, 6, "Healing Spring", side=1, rot=2)  # B: Heal 1 as seat 1's turn starts
     rec["life"][1] = 15
     give(rec, 1, "f_party", "Fighter")  # seat 1 may Raid
-    top_r = int(rec["r_deck"][rec["r_deck_n"] - 1])
-    top_f = int(rec["f_deck"][rec["f_deck_n"] - 1])
-    deck_r, deck_f = int(rec["r_deck_n"]), int(rec["f_deck_n"])
+    top_r = int(rec["r_deck"][0, rec["r_deck_n"][0] - 1])
+    top_f = int(rec["f_deck"][0, rec["f_deck_n"][0] - 1])
+    deck_r, deck_f = int(rec["r_deck_n"][0]), int(rec["f_deck_n"][0])
     finish_turn(states)  # seat 0: pass (no Party: no Raid step), Reinforce pass
     assert rec["turn_player"] == 1 and rec["turn"] == 1 and rec["current_player"] == 1
     assert rec["phase"] == Phase.COVER_RELIC
     assert rec["life"][1] == 16  # the Heal came before the Reveal
-    assert rec["r_held"] == top_r and rec["r_deck_n"] == deck_r - 1
-    assert rec["f_deck_n"] == deck_f and rec["f_held"] == -1  # the Faithful comes second
+    assert rec["r_held"] == top_r and rec["r_deck_n"][0] == deck_r - 1
+    assert rec["f_deck_n"][0] == deck_f and rec["f_held"] == -1  # the Faithful comes second
     assert rec["gold"][1] == 0  # the Marketplace Step has not begun
     act(states, SPOT + SPOTS + 2)
     assert rec["phase"] == Phase.COVER_FAITHFUL and rec["r_row_n"][2] == 2
@@ -185,10 +183,10 @@ def test_turn_steps_run_in_order():
     for x in ("Crown", "Shield", "Shrine", "Sword"):
         give_relic(rec, 0, f"{x} of Wisdom")
     rec["life"][0] = 15
-    decks = int(rec["r_deck_n"]), int(rec["f_deck_n"])
+    decks = int(rec["r_deck_n"][0]), int(rec["f_deck_n"][0])
     finish_turn(states)
     assert rec["terminated"] == 1 and rec["winner"] == 0 and rec["life"][0] == 15
-    assert (int(rec["r_deck_n"]), int(rec["f_deck_n"])) == decks
+    assert (int(rec["r_deck_n"][0]), int(rec["f_deck_n"][0])) == decks
 
 
 def test_reveal_from_empty_decks_reveals_nothing():
@@ -200,7 +198,7 @@ def test_reveal_from_empty_decks_reveals_nothing():
     fill_rows(rec)
     empty_deck(rec, "r")
     r_rows = rec["r_row"].copy()
-    top_f = int(rec["f_deck"][rec["f_deck_n"] - 1])
+    top_f = int(rec["f_deck"][0, rec["f_deck_n"][0] - 1])
     finish_turn(states)
     assert rec["turn_player"] == 1 and rec["phase"] == Phase.COVER_FAITHFUL
     assert rec["r_held"] == -1 and (rec["r_row"] == r_rows).all() and rec["f_held"] == top_f
@@ -284,7 +282,7 @@ def test_tiles_never_leave_the_temple():
     place_tile(rec, 1, 4, "Watchtower", side=1)  # B: N S, a Station, under the Treasury
     place_tile(rec, 1, 6, "Pit Trap")  # under the Sanctum
     grid, side, rot = rec["grid"].copy(), rec["side"].copy(), rec["rot"].copy()
-    decks = int(rec["t_deck_n"]), rec["t_out"].copy()
+    decks = int(rec["t_deck_n"][0]), rec["t_out"].copy()
     act(states, TARGET_SEAT, DIRECTION + W, DIRECTION + S)  # Entrance, Treasury, Watchtower
     assert rec["conquered"][[1, 4]].tolist() == [1, 1]
     act(states, DIRECTION + N, DIRECTION + E, DIRECTION + E, DIRECTION + S)  # the Trap
@@ -294,7 +292,7 @@ def test_tiles_never_leave_the_temple():
     side[1, 6] = 1  # the sprung Trap stays on its B-side (R37); nothing else changed
     assert (rec["grid"] == grid).all() and (rec["side"] == side).all()
     assert (rec["rot"] == rot).all()
-    assert rec["t_deck_n"] == decks[0] and (rec["t_out"] == decks[1]).all()
+    assert rec["t_deck_n"][0] == decks[0] and (rec["t_out"] == decks[1]).all()
     finish_turn(states)  # seat 1's turn
     assert rec["turn_player"] == 1 and rec["phase"] == Phase.MARKET
     assert (rec["grid"] == grid).all() and (rec["side"] == side).all()
@@ -334,8 +332,8 @@ def test_deck_tiles_a_side_identical():
     for t in range(5, NT):
         states = market(2, p=0, gold=3)
         rec = states[0]
-        deck = rec["t_deck"]
-        n = int(rec["t_deck_n"])
+        deck = rec["t_deck"][0]
+        n = int(rec["t_deck_n"][0])
         i = int(np.flatnonzero(deck[:n] == t)[0])
         deck[i], deck[n - 1] = deck[n - 1], deck[i]
         assert BUY_TILE in ready(states)
@@ -349,7 +347,7 @@ def test_bought_tile_b_side_known_only_to_owner():
     # opponent's view and its determinization do not depend on the hidden type
     states = market(2, p=0, gold=3)
     rec = states[0]
-    deck, n = rec["t_deck"], int(rec["t_deck_n"])
+    deck, n = rec["t_deck"][0], int(rec["t_deck_n"][0])
     i = int(np.flatnonzero(deck[:n] == T["Watchtower"])[0])
     deck[i], deck[n - 1] = deck[n - 1], deck[i]  # the Watchtower on top (B: N S, Flip Cost 2)
     act(states, BUY_TILE)
@@ -365,8 +363,8 @@ def test_bought_tile_b_side_known_only_to_owner():
     # the same position with a Shrine Hall there instead (swapped with the deck's copy)
     other = states.copy()
     o = other[0]
-    j = int(np.flatnonzero(o["t_deck"][: o["t_deck_n"]] == T["Shrine Hall"])[0])
-    o["t_deck"][j], o["grid"][0, 4] = T["Watchtower"], T["Shrine Hall"]
+    j = int(np.flatnonzero(o["t_deck"][0, :o["t_deck_n"][0]] == T["Shrine Hall"])[0])
+    o["t_deck"][0, j], o["grid"][0, 4] = T["Watchtower"], T["Shrine Hall"]
     ready(other)
     assert (observe(other, 1) == theirs).all() and not (observe(other, 0) == mine).all()
     # the opponent's determinization resamples the hidden type, never the owner's own view
@@ -474,7 +472,7 @@ def test_flip_search_offers_the_kind_it_names():
     rec = states[0]
     place_tile(rec, 0, 4, "Forge")  # B: N S W, a Station, an Altar; Flip Cost 4
     give_relic(rec, 0, "Shield of Chaos")  # on the Sanctum's Altar
-    before = rec["r_deck"][: rec["r_deck_n"]].tolist()
+    before = rec["r_deck"][0, :rec["r_deck_n"][0]].tolist()
     legal = act(states, FLIP + 4)  # one rotation fits: applied without asking
     assert rec["phase"] == Phase.SEARCH and rec["current_player"] == 0
     assert legal == {PICK_RELIC + R[f"Sword of {x}"] for x in FATES} | {PASS}
@@ -483,20 +481,20 @@ def test_flip_search_offers_the_kind_it_names():
     assert {r for r in range(NR) if rec["r_owned"][0, r]} == {R["Sword of Grace"]}
     tops = {int(rec["r_row"][k, rec["r_row_n"][k] - 1]) for k in range(SPOTS) if rec["r_row_n"][k]}
     assert R["Shield of Chaos"] in tops  # returned to the Relic Row (R20)
-    after = rec["r_deck"][: rec["r_deck_n"]].tolist()
+    after = rec["r_deck"][0, :rec["r_deck_n"][0]].tolist()
     before.remove(R["Sword of Grace"])
     assert sorted(after) == sorted(before) and after != before  # shuffled
     # the Reliquary: any Fate Relic (all sixteen are in the deck), never required
     states = quiet_market(gold=4)
     rec = states[0]
     place_tile(rec, 0, 4, "Reliquary", rot=2)  # B: one doorway (S), turned north
-    deck = sorted(rec["r_deck"][: rec["r_deck_n"]].tolist())
+    deck = sorted(rec["r_deck"][0, :rec["r_deck_n"][0]].tolist())
     legal = act(states, FLIP + 4)
     assert legal == {PICK_RELIC + r for r in range(NR) if R_IS_FATE[r]} | {PASS}
     assert len(legal) == 17
     act(states, PASS)
     assert rec["phase"] == Phase.MARKET and not rec["r_owned"][0].any()
-    assert sorted(rec["r_deck"][: rec["r_deck_n"]].tolist()) == deck
+    assert sorted(rec["r_deck"][0, :rec["r_deck_n"][0]].tolist()) == deck
     # no Sword left in the deck: the Forge's flip asks nothing
     states = quiet_market(gold=4)
     rec = states[0]

@@ -24,6 +24,7 @@ from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core.registry import get_spec
 from fatezoo.envs.core.stack import KIND, OWNER
 from fatezoo.envs.core.testing import RuleGame
+from fatezoo.envs.core.zones import zone_find, zone_pop, zone_take, zone_top
 from fatezoo.envs.foretold import check_record, rules, temple_is_legal
 from fatezoo.envs.foretold.cards import (
     C_FATE,
@@ -41,6 +42,7 @@ from fatezoo.envs.foretold.state import (
     BUY_RELIC,
     BUY_TILE,
     CELL,
+    DECK,
     DIRECTION,
     FATE_DECK,
     FLIP,
@@ -102,19 +104,14 @@ def park(rec, p):
 
 def _fetch(rec, prefix, t):
     """Take one card of type ``t`` from the deck or the top of a row pile."""
-    n = int(rec[f"{prefix}_deck_n"])
-    deck = rec[f"{prefix}_deck"]
-    hit = np.flatnonzero(deck[:n] == t)
-    if hit.size:
-        i = int(hit[0])
-        deck[i:n - 1] = deck[i + 1:n].copy()
-        deck[n - 1] = -1
-        rec[f"{prefix}_deck_n"] = n - 1
+    deck, deck_n = rec[f"{prefix}_deck"], rec[f"{prefix}_deck_n"]
+    i = zone_find(deck, deck_n, DECK, t)
+    if i >= 0:
+        zone_take(deck, deck_n, DECK, i)
         return
     rows, sizes = rec[f"{prefix}_row"], rec[f"{prefix}_row_n"]
-    k = next(k for k in range(SPOTS) if sizes[k] and rows[k, sizes[k] - 1] == t)
-    sizes[k] -= 1
-    rows[k, sizes[k]] = -1
+    k = next(k for k in range(SPOTS) if zone_top(rows, sizes, k) == t)
+    zone_pop(rows, sizes, k)
 
 
 def give(rec, p, zone, name, k=1):
@@ -144,11 +141,11 @@ def relic_to_row(rec, spot, name):
 def place_tile(rec, p, cell, name, side=0, rot=0):
     """Take Tile ``name`` from the Tile Deck into seat ``p``'s ``cell``."""
     t = T[name]
-    n = int(rec["t_deck_n"])
-    i = int(np.flatnonzero(rec["t_deck"][:n] == t)[0])
-    rec["t_deck"][i:n - 1] = rec["t_deck"][i + 1:n].copy()
-    rec["t_deck"][n - 1] = -1
-    rec["t_deck_n"] = n - 1
+    n = int(rec["t_deck_n"][0])
+    i = int(np.flatnonzero(rec["t_deck"][0, :n] == t)[0])
+    rec["t_deck"][0, i:n - 1] = rec["t_deck"][0, i + 1:n].copy()
+    rec["t_deck"][0, n - 1] = -1
+    rec["t_deck_n"][0] = n - 1
     rec["grid"][p, cell] = t
     rec["side"][p, cell] = side
     rec["rot"][p, cell] = rot
@@ -243,12 +240,12 @@ def test_setup_marketplace_rows():
 def test_setup_decks_shuffled_and_sized():
     a, b = deal(2, seed=1)[0], deal(2, seed=2)[0]
     for rec in (a, b):
-        assert rec["f_deck_n"] == 59 and rec["r_deck_n"] == 39  # one of each revealed
-        assert rec["t_deck_n"] == 25 and rec["c_deck_n"].tolist() == [30] * 4
+        assert rec["f_deck_n"][0] == 59 and rec["r_deck_n"][0] == 39  # one of each revealed
+        assert rec["t_deck_n"][0] == 25 and rec["c_deck_n"].tolist() == [30] * 4
         for f in range(4):
             assert (C_FATE[rec["c_deck"][f, :30].astype(int)] == f).all()
-    assert a["f_deck"].tolist() != b["f_deck"].tolist()
-    assert a["t_deck"].tolist() != b["t_deck"].tolist()
+    assert a["f_deck"][0].tolist() != b["f_deck"][0].tolist()
+    assert a["t_deck"][0].tolist() != b["t_deck"][0].tolist()
 
 
 def test_setup_first_player_uniform_and_clockwise():
@@ -278,8 +275,8 @@ def test_reveal_fills_lowest_empty_spot():
     rec["f_row_n"][1] = 0  # spot 1 emptied (its Guard set aside)
     rec["f_row"][1, 0] = -1
     rec["f_out"][F["Guard"]] += 1
-    top_f = int(rec["f_deck"][rec["f_deck_n"] - 1])
-    top_r = int(rec["r_deck"][rec["r_deck_n"] - 1])
+    top_f = int(rec["f_deck"][0, rec["f_deck_n"][0] - 1])
+    top_r = int(rec["r_deck"][0, rec["r_deck_n"][0] - 1])
     rules.reveal_relic(rec)
     assert rec["f_row"][1, 0] == top_f and rec["r_row"][1, 0] == top_r
     assert rec["phase"] == Phase.MARKET
@@ -294,12 +291,12 @@ def test_reveal_full_row_covers_chosen_pile():
         rec["f_row"][k, 0] = F["Devotee"]
         rec["f_row_n"][k] = 1
     for k in range(1, SPOTS):  # the deck's top Relics fill the Relic Row
-        rec["r_deck_n"] -= 1
-        rec["r_row"][k, rec["r_row_n"][k]] = rec["r_deck"][rec["r_deck_n"]]
-        rec["r_deck"][rec["r_deck_n"]] = -1
+        rec["r_deck_n"][0] -= 1
+        rec["r_row"][k, rec["r_row_n"][k]] = rec["r_deck"][0, rec["r_deck_n"][0]]
+        rec["r_deck"][0, rec["r_deck_n"][0]] = -1
         rec["r_row_n"][k] += 1
     check_record(rec)
-    top_f = int(rec["f_deck"][rec["f_deck_n"] - 1])
+    top_f = int(rec["f_deck"][0, rec["f_deck_n"][0] - 1])
     rules.reveal_relic(rec)
     rec["current_player"] = 0
     assert rec["phase"] == Phase.COVER_RELIC
@@ -393,7 +390,7 @@ def test_switching_fate_returns_old_fate_relics_no_refund():
 def test_buy_tile_three_gold_and_place():
     states = market(2, p=0, gold=3)
     rec = states[0]
-    top = int(rec["t_deck"][rec["t_deck_n"] - 1])
+    top = int(rec["t_deck"][0, rec["t_deck_n"][0] - 1])
     legal = act(states, BUY_TILE)
     assert rec["phase"] == Phase.PLACE_CELL and rec["gold"][0] == 0 and rec["t_held"] == top
     # an NS hallway fits under the Treasury's and the Sanctum's S doorways only
@@ -661,7 +658,7 @@ def test_on_smite_effects_after_damage():
     assert rec["phase"] == Phase.VANDAL and legal == {PICK_RELIC + R["Ward"],
                                                       PICK_RELIC + R["War Banner"]}
     act(states, PICK_RELIC + R["War Banner"])
-    bottom = int(rec["r_deck"][0])
+    bottom = int(rec["r_deck"][0, 0])
     assert bottom == R["War Banner"] and rec["r_owned"][1, R["War Banner"]] == 0
     # then the Thief's trigger, with its own window: nothing taken yet
     assert rec["phase"] == Phase.RESPOND and rec["stack"][0, S_CARD] == F["Thief"]
@@ -786,10 +783,10 @@ def test_elimination_returns_cards_tiles_stay():
     give(rec, 1, "f_discard", "Fighter")
     give_relic(rec, 1, "Ward")
     rec["life"][1] = 3
-    deck_f, deck_r = int(rec["f_deck_n"]), int(rec["r_deck_n"])
+    deck_f, deck_r = int(rec["f_deck_n"][0]), int(rec["r_deck_n"][0])
     act(states, TARGET_SEAT, DIRECTION + S, DIRECTION + S, PASS, PASS)  # Ward not used
     assert rec["alive"][1] == 0 and rec["life"][1] == 0
-    assert rec["f_deck_n"] == deck_f + 1 and rec["r_deck_n"] == deck_r + 1
+    assert rec["f_deck_n"][0] == deck_f + 1 and rec["r_deck_n"][0] == deck_r + 1
     assert rec["grid"][1, 9] == T["Heart"]  # the Tiles stay
     assert rec["phase"] == Phase.REINFORCE and not rec["terminated"]
     act(states, PASS)
@@ -920,10 +917,10 @@ def test_turn_steps_in_order():
 def test_reveal_from_empty_deck_does_nothing():
     states = market(2, p=0)
     rec = states[0]
-    rec["r_out"] += np.bincount(rec["r_deck"][: rec["r_deck_n"]].astype(int), minlength=29
+    rec["r_out"] += np.bincount(rec["r_deck"][0, :rec["r_deck_n"][0]].astype(int), minlength=29
                                 ).astype(np.int8)
-    rec["r_deck"][:] = -1
-    rec["r_deck_n"] = 0
+    rec["r_deck"][0, :] = -1
+    rec["r_deck_n"][0] = 0
     before = rec["r_row_n"].copy()
     check_record(rec)
     rules.reveal_relic(rec)
@@ -962,9 +959,9 @@ def test_tile_flip_searches_relic_deck():
         legal = act(states, min(legal))
     assert rec["phase"] == Phase.SEARCH
     assert legal == {PICK_RELIC + R["Oracle Scroll"], PASS}
-    deck = int(rec["r_deck_n"])
+    deck = int(rec["r_deck_n"][0])
     act(states, PICK_RELIC + R["Oracle Scroll"])
-    assert rec["r_owned"][0, R["Oracle Scroll"]] == 1 and rec["r_deck_n"] == deck - 1
+    assert rec["r_owned"][0, R["Oracle Scroll"]] == 1 and rec["r_deck_n"][0] == deck - 1
     assert rec["phase"] == Phase.MARKET
 
 
@@ -975,7 +972,7 @@ def test_seer_puts_a_pile_top_under_its_deck():
     legal = act(states, PLAY_GOLD + F["Seer"])
     assert rec["phase"] == Phase.CYCLE and PASS in legal and SPOT + 0 in legal
     act(states, SPOT + 0)  # the Guard of Faithful pile 0 goes under the Faithful Deck
-    assert rec["f_row_n"][0] == 0 and rec["f_deck"][0] == F["Guard"]
+    assert rec["f_row_n"][0] == 0 and rec["f_deck"][0, 0] == F["Guard"]
     assert rec["gold"][0] == 1 and rec["phase"] == Phase.MARKET
 
 

@@ -129,7 +129,7 @@ def test_removed_before_the_defense_roll_conquers_without_a_fight():
     assert rec["phase"] == Phase.RESPOND and rec["dice_n"][1] == 0
     act(states, PLAY_FATE + C["Slay"])  # one Guard: its pick is forced
     assert rec["conquered"][1] == 1 and rec["dice_n"].tolist() == [0, 0]
-    assert rec["f_deck"][0] == F["Guard"] and rec["stack_n"][0] == 0  # sacrificed (R42)
+    assert rec["f_deck"][0, 0] == F["Guard"] and rec["stack_n"][0] == 0  # sacrificed (R42)
     assert rec["phase"] == Phase.ADVANCE and rec["fin"] == 0
 
 

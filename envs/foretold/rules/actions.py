@@ -6,13 +6,14 @@ from __future__ import annotations
 from fatezoo.envs.core.decisions import in_block
 from fatezoo.envs.core.dice import roll
 from fatezoo.envs.core.jit import njit
+from fatezoo.envs.core.zones import zone_insert, zone_pop, zone_push
 
 from .. import state as S
 from ..cards import F_COST, NC, NF, NR, R_COST
 from ..state import Phase
 from .choice import choice_apply, end_search
 from .dice import any_die_pickable
-from .helpers import add_gold, count, move_tile, neighbour, push_bottom
+from .helpers import add_gold, count, move_tile, neighbour
 from .market import (
     acquire_relic,
     any_fate_deck,
@@ -51,9 +52,7 @@ def market_apply(rec, a):
         play_for_gold(rec, p, a - S.PLAY_GOLD)
     elif in_block(a, S.BUY_FAITHFUL, S.SPOTS):
         k = a - S.BUY_FAITHFUL
-        rec["f_row_n"][k] -= 1
-        t = int(rec["f_row"][k, rec["f_row_n"][k]])
-        rec["f_row"][k, rec["f_row_n"][k]] = -1
+        t = int(zone_pop(rec["f_row"], rec["f_row_n"], k))
         add_gold(rec, p, -price(rec, F_COST[t]))
         rec["discount"] = 0
         rec["f_discard"][p, t] += 1
@@ -66,9 +65,7 @@ def market_apply(rec, a):
     elif a == S.BUY_TILE:
         add_gold(rec, p, -price(rec, tile_price(rec)))
         rec["discount"] = 0
-        rec["t_deck_n"] -= 1
-        rec["t_held"] = rec["t_deck"][rec["t_deck_n"]]
-        rec["t_deck"][rec["t_deck_n"]] = -1
+        rec["t_held"] = zone_pop(rec["t_deck"], rec["t_deck_n"], S.DECK)
         rec["phase"] = Phase.PLACE_CELL
     elif in_block(a, S.FATE_DECK, S.FATE_DECKS):
         add_gold(rec, p, -price(rec, fate_price(rec)))
@@ -192,8 +189,7 @@ def apply_fate_target(rec, a):
 def apply_cover_relic(rec, a):
     """The action in COVER_RELIC: a revealed (R12) or returned (R20) Relic covers a chosen pile."""
     k = a - S.SPOT - S.SPOTS
-    rec["r_row"][k, rec["r_row_n"][k]] = rec["r_held"]
-    rec["r_row_n"][k] += 1
+    zone_push(rec["r_row"], rec["r_row_n"], k, rec["r_held"])
     rec["r_held"] = -1
     if rec["r_then"] >= 0:
         return_relics(rec)  # R20: the next old Relic, then the acquisition
@@ -205,8 +201,7 @@ def apply_cover_relic(rec, a):
 def apply_cover_faithful(rec, a):
     """The action in COVER_FAITHFUL: a revealed Faithful covers a chosen pile (R12)."""
     k = a - S.SPOT
-    rec["f_row"][k, rec["f_row_n"][k]] = rec["f_held"]
-    rec["f_row_n"][k] += 1
+    zone_push(rec["f_row"], rec["f_row_n"], k, rec["f_held"])
     rec["f_held"] = -1
     begin_market(rec)
 
@@ -232,16 +227,12 @@ def apply_cycle(rec, a):
     if a != S.PASS:
         k = a - S.SPOT
         if k < S.SPOTS:
-            rec["f_row_n"][k] -= 1
-            x = rec["f_row"][k, rec["f_row_n"][k]]
-            rec["f_row"][k, rec["f_row_n"][k]] = -1
-            rec["f_deck_n"] = push_bottom(rec["f_deck"], rec["f_deck_n"], x)
+            x = zone_pop(rec["f_row"], rec["f_row_n"], k)
+            zone_insert(rec["f_deck"], rec["f_deck_n"], S.DECK, 0, x)
         else:
             k -= S.SPOTS
-            rec["r_row_n"][k] -= 1
-            x = rec["r_row"][k, rec["r_row_n"][k]]
-            rec["r_row"][k, rec["r_row_n"][k]] = -1
-            rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], x)
+            x = zone_pop(rec["r_row"], rec["r_row_n"], k)
+            zone_insert(rec["r_deck"], rec["r_deck_n"], S.DECK, 0, x)
     advance(rec)
 
 
@@ -372,7 +363,7 @@ def apply_vandal(rec, a):
     q = int(rec["defender"])
     r = a - S.PICK_RELIC
     rec["r_owned"][q, r] -= 1
-    rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], r)  # R64
+    zone_insert(rec["r_deck"], rec["r_deck_n"], S.DECK, 0, r)  # R64
     rec["vandals"] = 0
     continue_on_smite(rec)
 

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 from fatezoo.envs.core.jit import njit
-from fatezoo.envs.core.rng import shuffle
+from fatezoo.envs.core.zones import zone_insert, zone_shuffle
 
 from .. import state as S
 from ..cards import NF, NR
 from ..state import Phase
-from .helpers import add_gold, count, push_bottom
+from .helpers import add_gold, count
 from .tables import E_BUY_ANY, E_FREE_BUY, E_PAY_REMOVE, E_SMASH
 
 
@@ -57,7 +57,7 @@ def choice_apply(rec, act):
     elif e == E_SMASH:
         r = act - S.PICK_RELIC
         rec["r_owned"][rec["ch_seat"], r] -= 1
-        rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], r)  # sacrificed (R64)
+        zone_insert(rec["r_deck"], rec["r_deck_n"], S.DECK, 0, r)  # sacrificed (R64)
     elif e == E_FREE_BUY:
         k = act - S.SPOT
         if k < S.SPOTS:
@@ -105,7 +105,7 @@ def end_choice(rec):
 @njit(cache=True)
 def end_search(rec):
     """R39: the flip search is over: the Relic Deck is shuffled; the stack resolves on."""
-    shuffle(rec["r_deck"], rec["r_deck_n"], rec["rng"])
+    zone_shuffle(rec["r_deck"], rec["r_deck_n"], S.DECK, rec["rng"])
     rec["actor"] = -1
     advance(rec)
 

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 from fatezoo.envs.core.jit import njit
+from fatezoo.envs.core.zones import zone_insert
 
 from ..cards import F_DICE
-from ..state import MAX_DICE
-from .helpers import push_bottom
+from ..state import DECK, MAX_DICE
 from .tables import E_CONVERT, E_SACRIFICE, F_LOW_DIE
 
 
@@ -107,7 +107,7 @@ def take_combatant(rec, p, o, t, e):
     rec["f_fight"][o, t] -= 1
     owner = int(rec["turn_player"]) if o == 0 else int(rec["defender"])
     if e == E_SACRIFICE:
-        rec["f_deck_n"] = push_bottom(rec["f_deck"], rec["f_deck_n"], t)
+        zone_insert(rec["f_deck"], rec["f_deck_n"], DECK, 0, t)
     elif e == E_CONVERT:
         rec["f_discard"][p, t] += 1
     else:

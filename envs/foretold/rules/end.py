@@ -7,11 +7,11 @@ import numpy as np
 
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
-from fatezoo.envs.core.rng import shuffle
 from fatezoo.envs.core.state import REWARD_SCORE
+from fatezoo.envs.core.zones import zone_push, zone_shuffle
 
 from ..cards import F_STARTING, NC, NF, NR
-from ..state import MAX_LIFE, Phase
+from ..state import DECK, MAX_LIFE, Phase
 
 
 @njit(cache=True)
@@ -53,9 +53,8 @@ def eliminate(rec, q):
     for r in range(NR):
         while rec["r_owned"][q, r] > 0:
             rec["r_owned"][q, r] -= 1
-            rec["r_deck"][rec["r_deck_n"]] = r
-            rec["r_deck_n"] += 1
-    shuffle(rec["r_deck"], rec["r_deck_n"], rng)
+            zone_push(rec["r_deck"], rec["r_deck_n"], DECK, r)
+    zone_shuffle(rec["r_deck"], rec["r_deck_n"], DECK, rng)
     for t in range(NF):
         k = rec["f_temple"][q, t] + rec["f_party"][q, t] + rec["f_discard"][q, t] \
             + rec["f_pool"][q, t]
@@ -79,9 +78,8 @@ def eliminate(rec, q):
             rec["f_out"][t] += k
         else:
             for _ in range(k):
-                rec["f_deck"][rec["f_deck_n"]] = t
-                rec["f_deck_n"] += 1
-    shuffle(rec["f_deck"], rec["f_deck_n"], rng)
+                zone_push(rec["f_deck"], rec["f_deck_n"], DECK, t)
+    zone_shuffle(rec["f_deck"], rec["f_deck_n"], DECK, rng)
     for k in range(NC):
         rec["c_discard"][k] += rec["c_hand"][q, k]
         rec["c_hand"][q, k] = 0

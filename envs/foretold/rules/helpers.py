@@ -249,25 +249,6 @@ def heal(rec, p, x):
 
 
 @njit(cache=True)
-def push_bottom(arr, n, x):
-    """Put ``x`` under a stack of ``n`` cards (index 0 = bottom); returns the new size."""
-    for i in range(n, 0, -1):
-        arr[i] = arr[i - 1]
-    arr[0] = x
-    return n + 1
-
-
-@njit(cache=True)
-def take_at(arr, n, i):
-    """Remove entry ``i`` of a stack of ``n``; returns it."""
-    x = arr[i]
-    for j in range(i, n - 1):
-        arr[j] = arr[j + 1]
-    arr[n - 1] = -1
-    return x
-
-
-@njit(cache=True)
 def lowest_empty(counts):
     for k in range(SPOTS):
         if counts[k] == 0:

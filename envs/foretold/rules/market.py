@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 from fatezoo.envs.core.jit import njit
-from fatezoo.envs.core.rng import shuffle
 from fatezoo.envs.core.stack import stack_push
+from fatezoo.envs.core.zones import zone_find, zone_pop, zone_shuffle, zone_take
 
 from .. import cards as C
 from .. import state as S
 from ..state import Phase
-from .helpers import add_gold, heal, legal_with, take_at, temple_sum
+from .helpers import add_gold, heal, legal_with, temple_sum
 from .tables import (
     C_SYM,
     E_DEVOTEE_GOLD,
@@ -100,15 +100,13 @@ def complete_acquisition(rec):
     rec["r_from"] = -1
     rec["r_then"] = -1
     if k < S.R_FROM_DECK:
-        take_top(rec["r_row"], rec["r_row_n"], k)
+        zone_pop(rec["r_row"], rec["r_row_n"], k)
     elif then == Phase.SEARCH:  # R39: the deck is shuffled after (end_search)
-        for i in range(rec["r_deck_n"]):
-            if rec["r_deck"][i] == r:
-                take_at(rec["r_deck"], rec["r_deck_n"], i)
-                rec["r_deck_n"] -= 1
-                break
+        i = zone_find(rec["r_deck"], rec["r_deck_n"], S.DECK, r)
+        if i >= 0:
+            zone_take(rec["r_deck"], rec["r_deck_n"], S.DECK, i)
     else:  # BUY_ANY: searched and shuffled (section 13)
-        rec["r_deck_n"] = search_deck(rec["r_deck"], int(rec["r_deck_n"]), r, rec["rng"])
+        search_deck(rec["r_deck"], rec["r_deck_n"], r, rec["rng"])
     rec["r_owned"][p, r] += 1
     if then == Phase.MARKET:
         rec["actor"] = -1
@@ -165,8 +163,8 @@ def search_matches(rec, p, r, a):
 @njit(cache=True)
 def search_options(rec, p):
     k = 0
-    for i in range(rec["r_deck_n"]):
-        if search_matches(rec, p, rec["r_deck"][i], rec["search"]):
+    for i in range(rec["r_deck_n"][S.DECK]):
+        if search_matches(rec, p, rec["r_deck"][S.DECK, i], rec["search"]):
             k += 1
     return k
 
@@ -191,9 +189,7 @@ def any_pile(rec):
 def draw_fate(rec, p, f):
     """``p`` draws the top card of Fate Deck ``f`` into their hand (R77); empty: nothing."""
     if rec["c_deck_n"][f] > 0:
-        rec["c_deck_n"][f] -= 1
-        k = int(rec["c_deck"][f, rec["c_deck_n"][f]])
-        rec["c_deck"][f, rec["c_deck_n"][f]] = -1
+        k = int(zone_pop(rec["c_deck"], rec["c_deck_n"], f))
         rec["c_hand"][p, k] += 1
         if C_SYM[k] >= 0:
             rec["c_sym"][p, f] |= 1 << C_SYM[k]  # the deck the copy came from (R87)
@@ -287,12 +283,12 @@ def flip_tile(rec, p, c, r):
             rec["actor"] = p  # the Tile's owner searches (the Defender, R34)
             rec["phase"] = Phase.SEARCH
             return True
-        shuffle(rec["r_deck"], rec["r_deck_n"], rec["rng"])
+        zone_shuffle(rec["r_deck"], rec["r_deck_n"], S.DECK, rec["rng"])
     return False
 
 
 # the modules of the same import cycle, imported once this one's kernels are defined
 from .choice import end_choice, end_search  # noqa: E402
-from .resolve import search_deck, take_top  # noqa: E402
+from .resolve import search_deck  # noqa: E402
 from .rounds import advance  # noqa: E402
 from .turn import place_relic  # noqa: E402

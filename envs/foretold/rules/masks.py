@@ -7,6 +7,7 @@ import numpy as np
 
 from fatezoo.envs.core.decisions import open_where
 from fatezoo.envs.core.jit import njit
+from fatezoo.envs.core.zones import zone_top
 
 from .. import state as S
 from ..cards import F_COST, R_COST, T_STATIONS
@@ -41,9 +42,9 @@ def market_legal(rec, mask):
             r = int(rec["r_row"][k, m - 1])
             if price(rec, R_COST[r]) <= g and can_take_relic(rec, p, r):
                 mask[S.BUY_RELIC + k] = 1
-    if rec["t_deck_n"] > 0 and g >= price(rec, tile_price(rec)):
+    if rec["t_deck_n"][S.DECK] > 0 and g >= price(rec, tile_price(rec)):
         # every deck Tile shows the same A-side, so the top Tile's type does not matter
-        if can_place_anywhere(rec, p, rec["t_deck"][rec["t_deck_n"] - 1], 0):
+        if can_place_anywhere(rec, p, zone_top(rec["t_deck"], rec["t_deck_n"], S.DECK), 0):
             mask[S.BUY_TILE] = 1
     if g >= price(rec, fate_price(rec)):
         open_where(mask, S.FATE_DECK, rec["c_deck_n"])
@@ -210,8 +211,8 @@ def mask_move_rot(rec, mask):
 def mask_search(rec, mask):
     """Legal in SEARCH: a flipped Tile searches the Relic Deck (R39)."""
     s = int(rec["actor"])
-    for i in range(rec["r_deck_n"]):
-        r = int(rec["r_deck"][i])
+    for i in range(rec["r_deck_n"][S.DECK]):
+        r = int(rec["r_deck"][S.DECK, i])
         if search_matches(rec, s, r, rec["search"]):
             mask[S.PICK_RELIC + r] = 1
     mask[S.PASS] = 1

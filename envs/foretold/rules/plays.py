@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.stack import KIND, OWNER, stack_push
+from fatezoo.envs.core.zones import zone_find, zone_insert, zone_top
 
 from .. import cards as C
 from .. import state as S
 from ..state import Phase
-from .helpers import legal_with, push_bottom, relic_sum
+from .helpers import legal_with, relic_sum
 from .tables import (
     C_PLAYABLE,
     E_ADD_DIE,
@@ -141,12 +142,10 @@ def card_source(rows, sizes, deck, deck_n, x):
     The lowest spot whose top it is, else the deck (``SPOTS``), else nowhere (-1).
     """
     for k in range(S.SPOTS):
-        m = sizes[k]
-        if m > 0 and rows[k, m - 1] == x:
+        if zone_top(rows, sizes, k) == x:
             return k
-    for i in range(deck_n):
-        if deck[i] == x:
-            return S.SPOTS
+    if zone_find(deck, deck_n, S.DECK, x) >= 0:
+        return S.SPOTS
     return -1
 
 
@@ -165,7 +164,7 @@ def faithful_source(rec, t):
 
 @njit(cache=True)
 def any_buy_any(rec, p):
-    if rec["f_deck_n"] > 0:
+    if rec["f_deck_n"][S.DECK] > 0:
         return True
     for k in range(S.SPOTS):
         if rec["f_row_n"][k] > 0:
@@ -452,7 +451,7 @@ def push_play(rec, p, play, target):
             stack[i, S.S_FLAGS] = S.F_SACRIFICED
         if C.R_USE_DEVOTEE[r]:
             rec["f_discard"][p, C.DEVOTEE] -= 1
-            rec["f_deck_n"] = push_bottom(rec["f_deck"], rec["f_deck_n"], C.DEVOTEE)
+            zone_insert(rec["f_deck"], rec["f_deck_n"], S.DECK, 0, C.DEVOTEE)
     stack[i, S.S_TARGET] = target
     rec["sel_play"] = -1
     rec["actor"] = -1

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from fatezoo.envs.core.jit import njit
-from fatezoo.envs.core.rng import randint, shuffle
+from fatezoo.envs.core.rng import randint
 from fatezoo.envs.core.stack import asked_seat
+from fatezoo.envs.core.zones import zone_push, zone_shuffle
 
 from .. import cards as C
 from .. import state as S
@@ -56,54 +57,44 @@ def deal_faithful(rec, n):
             rec["f_out"][C.HIGH_PRIEST] += 1
             rec["f_out"][C.ACOLYTE] += 1
             rec["f_out"][C.GUARD] += 2
-    for k in range(S.SPOTS):
-        rec["f_row_n"][k] = 0
-        rec["r_row_n"][k] = 0
-        for i in range(rec["f_row"].shape[1]):
-            rec["f_row"][k, i] = -1
-            rec["r_row"][k, i] = -1
+    rec["f_row"][:, :] = -1
+    rec["r_row"][:, :] = -1
+    rec["f_row_n"][:] = 0
+    rec["r_row_n"][:] = 0
     for k in range(4):
-        rec["f_row"][k, 0] = C.GUARD if k < 2 else C.ACOLYTE
-        rec["f_row_n"][k] = 1
+        zone_push(rec["f_row"], rec["f_row_n"], k, C.GUARD if k < 2 else C.ACOLYTE)
 
 
 @njit(cache=True, inline="always")
 def shuffle_decks(rec, rng):
     """R6, R87: the Faithful and Relic Decks, then the four Fate Decks."""
-    m = 0
-    for i in range(rec["f_deck"].shape[0]):
-        rec["f_deck"][i] = -1
+    rec["f_deck"][S.DECK, :] = -1
+    rec["f_deck_n"][S.DECK] = 0
     for t in range(C.NF):
         if C.F_STARTING[t]:
             continue
         if C.F_BASE[t] or rec["fatesworn"]:  # R6, R87
             for _ in range(C.F_COPIES[t]):
-                rec["f_deck"][m] = t
-                m += 1
+                zone_push(rec["f_deck"], rec["f_deck_n"], S.DECK, t)
         else:
             rec["f_out"][t] = C.F_COPIES[t]
-    rec["f_deck_n"] = m
-    shuffle(rec["f_deck"], m, rng)
-    m = 0
-    for i in range(rec["r_deck"].shape[0]):
-        rec["r_deck"][i] = -1
+    zone_shuffle(rec["f_deck"], rec["f_deck_n"], S.DECK, rng)
+    rec["r_deck"][S.DECK, :] = -1
+    rec["r_deck_n"][S.DECK] = 0
     for r in range(C.NR):
         rec["r_out"][r] = 0
         if C.R_BASE[r] or rec["fatesworn"]:
             for _ in range(C.R_COPIES[r]):
-                rec["r_deck"][m] = r
-                m += 1
+                zone_push(rec["r_deck"], rec["r_deck_n"], S.DECK, r)
         else:
             rec["r_out"][r] = C.R_COPIES[r]
-    rec["r_deck_n"] = m
-    shuffle(rec["r_deck"], m, rng)
+    zone_shuffle(rec["r_deck"], rec["r_deck_n"], S.DECK, rng)
     for k in range(C.NC):
         rec["c_discard"][k] = 0
         rec["c_out"][k] = 0 if C.C_BASE[k] or rec["fatesworn"] else C.C_COPIES[k]
     for f in range(4):
-        m = 0
-        for i in range(rec["c_deck"].shape[1]):
-            rec["c_deck"][f, i] = -1
+        rec["c_deck"][f, :] = -1
+        rec["c_deck_n"][f] = 0
         for k in range(C.NC):
             if not (C.C_BASE[k] or rec["fatesworn"]):
                 continue
@@ -111,10 +102,8 @@ def shuffle_decks(rec, rng):
             copies = C.C_COPIES[k]
             c = copies if C.C_FATE[k] == f else (copies // 4 if C.C_FATE[k] == 4 else 0)
             for _ in range(c):
-                rec["c_deck"][f, m] = k
-                m += 1
-        rec["c_deck_n"][f] = m
-        shuffle(rec["c_deck"][f], m, rng)
+                zone_push(rec["c_deck"], rec["c_deck_n"], f, k)
+        zone_shuffle(rec["c_deck"], rec["c_deck_n"], f, rng)
 
 
 @njit(cache=True, inline="always")
@@ -131,15 +120,12 @@ def deal_tiles(rec, n, rng):
                     rec["side"][p, S.START_CELL[t]] = 1
             else:
                 rec["t_out"][t] += 1
-    m = 0
-    for i in range(rec["t_deck"].shape[0]):
-        rec["t_deck"][i] = -1
+    rec["t_deck"][S.DECK, :] = -1
+    rec["t_deck_n"][S.DECK] = 0
     for t in range(5, C.NT):
         for _ in range(C.T_COPIES[t]):
-            rec["t_deck"][m] = t
-            m += 1
-    rec["t_deck_n"] = m
-    shuffle(rec["t_deck"], m, rng)
+            zone_push(rec["t_deck"], rec["t_deck_n"], S.DECK, t)
+    zone_shuffle(rec["t_deck"], rec["t_deck_n"], S.DECK, rng)
 
 
 @njit(cache=True, inline="always")

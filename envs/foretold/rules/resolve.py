@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from fatezoo.envs.core.dice import roll
 from fatezoo.envs.core.jit import njit
-from fatezoo.envs.core.rng import shuffle
 from fatezoo.envs.core.stack import KIND, OWNER, stack_pop
+from fatezoo.envs.core.zones import zone_insert, zone_pop, zone_shuffle, zone_take
 
 from .. import cards as C
 from .. import state as S
 from ..state import Phase
-from .helpers import add_gold, heal, push_bottom, take_at
+from .helpers import add_gold, heal
 from .tables import (
     E_ADD_DIE,
     E_BUY_ANY,
@@ -56,7 +56,7 @@ def settle_entry(rec, i):
     if stack[i, KIND] == S.K_FATE:
         rec["c_discard"][c] += 1
     elif stack[i, KIND] == S.K_RELIC and stack[i, S.S_FLAGS] & S.F_SACRIFICED:
-        rec["r_deck_n"] = push_bottom(rec["r_deck"], rec["r_deck_n"], c)
+        zone_insert(rec["r_deck"], rec["r_deck_n"], S.DECK, 0, c)
 
 
 @njit(cache=True)
@@ -211,26 +211,13 @@ def resolve_fight_effect(rec, p, e, a, b):
 
 
 @njit(cache=True)
-def take_top(rows, sizes, k):
-    """Take the top card of row pile ``k``."""
-    sizes[k] -= 1
-    x = rows[k, sizes[k]]
-    rows[k, sizes[k]] = -1
-    return x
-
-
-@njit(cache=True)
-def search_deck(deck, n, t, rng):
-    """Take the topmost card of type ``t`` out of a deck of ``n`` and shuffle the rest.
-
-    A searched deck is shuffled after (section 13); returns the new size.
-    """
-    for i in range(n - 1, -1, -1):
-        if deck[i] == t:
-            take_at(deck, n, i)
+def search_deck(cards, counts, t, rng):
+    """Take the topmost card of type ``t`` out of a deck and shuffle the rest (section 13)."""
+    for i in range(counts[S.DECK] - 1, -1, -1):
+        if cards[S.DECK, i] == t:
+            zone_take(cards, counts, S.DECK, i)
             break
-    shuffle(deck, n - 1, rng)
-    return n - 1
+    zone_shuffle(cards, counts, S.DECK, rng)
 
 
 @njit(cache=True)
@@ -241,9 +228,9 @@ def take_faithful(rec, p, k, t):
     acquired by ``acquire_relic`` (R20).
     """
     if k < S.SPOTS:
-        take_top(rec["f_row"], rec["f_row_n"], k)
+        zone_pop(rec["f_row"], rec["f_row_n"], k)
     else:
-        rec["f_deck_n"] = search_deck(rec["f_deck"], int(rec["f_deck_n"]), t, rec["rng"])
+        search_deck(rec["f_deck"], rec["f_deck_n"], t, rec["rng"])
     rec["f_discard"][p, t] += 1
 
 

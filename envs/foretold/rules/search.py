@@ -9,7 +9,7 @@ from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.rng import next_u32, shuffle
 
 from .. import cards as C
-from ..state import CELLS, FATE_PRICE, MAX_P, TILE_PRICE
+from ..state import CELLS, DECK, FATE_PRICE, MAX_P, TILE_PRICE
 from .helpers import b_side_sum, count, heart_depth, relic_sum
 from .tables import C_SYM
 
@@ -188,8 +188,9 @@ def deal_hands(rec, viewer, n, rng):
 def deal_hidden_tiles(rec, viewer, n, rng):
     """Opponents' unflipped deck Tiles (and one held) dealt again with the Tile Deck."""
     pool = np.zeros(C.NT, np.int64)
-    for i in range(rec["t_deck_n"]):
-        pool[rec["t_deck"][i]] += 1
+    tiles = rec["t_deck_n"][DECK]
+    for i in range(tiles):
+        pool[rec["t_deck"][DECK, i]] += 1
     hidden = 0
     for q in range(n):
         if q == viewer:
@@ -202,7 +203,7 @@ def deal_hidden_tiles(rec, viewer, n, rng):
     held = rec["t_held"] >= 0 and rec["turn_player"] != viewer
     if held:
         pool[rec["t_held"]] += 1
-    cards = np.zeros(hidden + rec["t_deck_n"] + 2, np.int64)
+    cards = np.zeros(hidden + tiles + 2, np.int64)
     m = 0
     for t in range(C.NT):
         for _ in range(pool[t]):
@@ -220,8 +221,8 @@ def deal_hidden_tiles(rec, viewer, n, rng):
     if held:
         rec["t_held"] = cards[i]
         i += 1
-    for j in range(rec["t_deck_n"]):
-        rec["t_deck"][j] = cards[i]
+    for j in range(tiles):
+        rec["t_deck"][DECK, j] = cards[i]
         i += 1
 
 
@@ -241,8 +242,8 @@ def determinize_record(rec, viewer, words):
     n = int(rec["num_players"])
     deal_splits(rec, viewer, n, rng)
     deal_hands(rec, viewer, n, rng)
-    _sorted_shuffle(rec["f_deck"], rec["f_deck_n"], rng)
-    _sorted_shuffle(rec["r_deck"], rec["r_deck_n"], rng)
+    _sorted_shuffle(rec["f_deck"][DECK], rec["f_deck_n"][DECK], rng)
+    _sorted_shuffle(rec["r_deck"][DECK], rec["r_deck_n"][DECK], rng)
     deal_hidden_tiles(rec, viewer, n, rng)
     for i in range(4):
         rec["rng"][i] = next_u32(rng) | (1 if i == 0 else 0)

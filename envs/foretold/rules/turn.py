@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from fatezoo.envs.core.jit import njit
+from fatezoo.envs.core.zones import zone_insert, zone_pop, zone_push
 
 from .. import cards as C
-from ..state import FATE_PRICE, SPOTS, TILE_PRICE, Phase
-from .helpers import add_gold, b_side_sum, heal, lowest_empty, push_bottom, relic_sum
+from ..state import DECK, FATE_PRICE, SPOTS, TILE_PRICE, Phase
+from .helpers import add_gold, b_side_sum, heal, lowest_empty, relic_sum
 from .tables import (
     E_DECREE_FATE,
     E_DECREE_GOLD,
@@ -64,17 +65,14 @@ def place_relic(rec, x) -> bool:
         rec["r_held"] = x
         rec["phase"] = Phase.COVER_RELIC
         return False
-    rec["r_row"][k, 0] = x
-    rec["r_row_n"][k] = 1
+    zone_push(rec["r_row"], rec["r_row_n"], k, x)
     return True
 
 
 @njit(cache=True)
 def reveal_relic(rec):
-    if rec["r_deck_n"] > 0:
-        rec["r_deck_n"] -= 1
-        x = rec["r_deck"][rec["r_deck_n"]]
-        rec["r_deck"][rec["r_deck_n"]] = -1
+    if rec["r_deck_n"][DECK] > 0:
+        x = zone_pop(rec["r_deck"], rec["r_deck_n"], DECK)
         if not place_relic(rec, x):
             return
     reveal_faithful(rec)
@@ -82,10 +80,8 @@ def reveal_relic(rec):
 
 @njit(cache=True)
 def reveal_faithful(rec):
-    if rec["f_deck_n"] > 0:
-        rec["f_deck_n"] -= 1
-        x = rec["f_deck"][rec["f_deck_n"]]
-        rec["f_deck"][rec["f_deck_n"]] = -1
+    if rec["f_deck_n"][DECK] > 0:
+        x = zone_pop(rec["f_deck"], rec["f_deck_n"], DECK)
         k = lowest_empty(rec["f_row_n"])
         if k < 0:
             if any_coverable(rec):
@@ -93,10 +89,9 @@ def reveal_faithful(rec):
                 rec["phase"] = Phase.COVER_FAITHFUL
                 return
             # R13: every pile is topped by a Decree: the Faithful goes under the deck
-            rec["f_deck_n"] = push_bottom(rec["f_deck"], rec["f_deck_n"], x)
+            zone_insert(rec["f_deck"], rec["f_deck_n"], DECK, 0, x)
         else:
-            rec["f_row"][k, 0] = x
-            rec["f_row_n"][k] = 1
+            zone_push(rec["f_row"], rec["f_row_n"], k, x)
     begin_market(rec)
 
 
