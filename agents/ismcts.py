@@ -60,7 +60,7 @@ from fatezoo.envs.core.state import MAX_PLAYERS
 
 DEFAULT_PRIOR_WEIGHT = 3.0  # untuned
 ACTIVATION_CODES = {None: 0, "relu": 1, "tanh": 2}  # net_forward's activation numbers
-NO_NETWORK = (np.zeros(0), np.zeros((0, 5), np.int64))  # what a search without one gets
+NO_NETWORK = (None, None)  # a search without a network: numba prunes the network's code
 
 
 def flat_network(layers) -> tuple[np.ndarray, np.ndarray]:
@@ -137,10 +137,9 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
     ``work[i]`` (viewed as bytes by ``work_u8[i]``) is scratch for the determinized copy.
     ``visits_out`` receives the root children's visit counts. ``prior`` > 0: the rollout
     policy's action at each tree node is expanded first and biased in selection. A network
-    (``net_shapes`` with rows, see :func:`flat_network`): its policy orders expansion and
-    adds the PUCT term weighted by ``prior_weight``.
+    (``net_w``, ``net_shapes`` of :func:`flat_network`; both None for none): its policy orders
+    expansion and adds the PUCT term weighted by ``prior_weight``.
     """
-    use_net = net_shapes.shape[0] > 0
     max_nodes = sims + 1
     children = np.full((max_nodes, num_actions), -1, np.int32)
     visits = np.zeros(max_nodes)
@@ -152,8 +151,11 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
     obs = np.zeros(obs_size, np.float32)
     values = np.zeros(MAX_PLAYERS)
     prior_words = np.zeros(4, np.int64)
-    logits = np.zeros((max_nodes if use_net else 0, num_actions))
-    netted = np.zeros(max_nodes if use_net else 0, np.bool_)
+    logits = np.zeros((0, num_actions))
+    netted = np.zeros(0, np.bool_)
+    if net_w is not None:  # a plain search (net_w None) compiles none of the network's code
+        logits = np.zeros((max_nodes, num_actions))
+        netted = np.zeros(max_nodes, np.bool_)
     net_p = np.zeros(num_actions)
     nodes = 1
     work_u8[i, :] = root_u8[i, :]
@@ -174,7 +176,7 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
                     prior_words[w] = w + 1
                 game_encode(rec, rec["current_player"], 0, obs)
                 pa = game_policy(obs, mask, prior_words, rec)
-            if use_net:
+            if net_w is not None:
                 if not netted[node]:
                     game_encode(rec, rec["current_player"], 0, obs)
                     logits[node, :] = net_forward(net_w, net_shapes, obs)
@@ -193,7 +195,7 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
                 pick = -1
                 if pa >= 0 and children[node, pa] < 0:
                     pick = pa
-                elif use_net:  # the untried action the network likes best
+                elif net_w is not None:  # the untried action the network likes best
                     for a in range(num_actions):
                         if mask[a] and children[node, a] < 0 \
                                 and (pick < 0 or net_p[a] > net_p[pick]):
@@ -223,7 +225,7 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
                     score = value[ch] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
                     if a == pa:
                         score += prior / (1.0 + visits[ch])
-                    if use_net:
+                    if net_w is not None:
                         score += (prior_weight * net_p[a] * np.sqrt(avail[ch])
                                   / (1.0 + visits[ch]))
                     if score > best_score:
