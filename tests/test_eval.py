@@ -296,7 +296,9 @@ def test_games_are_rounded_up_to_whole_seatings():
     (["eval", "fatefell"], "name the AGENT"),
     (["eval", "fatefell", "baseline"], "no v1 baseline is shipped for fatefell"),
 ])
-def test_eval_errors_are_one_line_naming_the_value(argv, expected, capsys):
+def test_eval_errors_are_one_line_naming_the_value(argv, expected, capsys, tmp_path,
+                                                    monkeypatch):
+    monkeypatch.setattr(baseline_mod, "SHIPPED", tmp_path)  # no game has a shipped file here
     status, _, err = run_cli(capsys, *argv)
     assert status == 2 and expected in err and err.count("\n") == 1, err
 
