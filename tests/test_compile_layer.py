@@ -327,3 +327,28 @@ def test_compile_command_compiles_every_entry_point():
                                   "them from the numba cache")
     done = sorted(ln.split()[2] for ln in out.stderr.splitlines() if ln.startswith("compiled "))
     assert done == sorted(ENTRY_NAMES)
+
+
+def test_a_table_read_as_a_module_is_typed_as_a_global():
+    """``S.PASS`` (a module of this package) reaches type inference as the global ``PASS``."""
+    import numpy as np
+    from numba.core.compiler import run_frontend
+
+    from fatezoo.envs.core.jit import njit
+    from fatezoo.envs.core.numba_fixes import ModuleConstants
+    from fatezoo.envs.foretold import state as S
+    from fatezoo.envs.foretold.rules import tables as T
+
+    def reads(x):
+        return S.PASS + T.E_SMASH * x + np.int64(x)
+
+    rewrite, func_ir = ModuleConstants(), run_frontend(reads)
+    assert rewrite.match(func_ir, func_ir.blocks[0], None, None)
+    assert sorted(v for v in rewrite.values.values()) == sorted([S.PASS, T.E_SMASH])
+    rewritten = {inst.target.name: inst.value for inst in rewrite.apply().body
+                 if hasattr(inst, "target")}
+    globals_ = {(g.name, g.value) for g in rewritten.values() if type(g).__name__ == "Global"}
+    assert {("PASS", S.PASS), ("E_SMASH", T.E_SMASH)} <= globals_
+    getattrs = [e.attr for e in rewritten.values() if getattr(e, "op", "") == "getattr"]
+    assert getattrs == ["int64"]  # numpy's attributes are numba's to type, left alone
+    assert njit(reads)(3) == S.PASS + T.E_SMASH * 3 + 3

@@ -1,4 +1,4 @@
-"""Two defects of numba's on-disk cache and two of its compile cost, removed at import.
+"""Two defects of numba's on-disk cache and three of its compile cost, removed at import.
 
 **Symbols that carry the game.** Numba names a compiled function by its qualified name,
 a per-process counter (the ``v<n>`` ABI tag) and the mangled argument types, and it
@@ -50,6 +50,16 @@ and slower. The core's entry kernels (``kernels._row``, ``_rows_parallel``,
 from Python only, compiled as top-level kernels at -O3. A library loaded from the cache
 goes to the main engine, as numba puts it.
 
+**A table read as a module typed as cheaply as a name.** The games' kernels read their
+tables as module attributes (``S.PASS``, ``C.F_COST``), so one import line serves a module
+that reads dozens of them. Numba types ``S.PASS`` as a module global and then an attribute
+lookup on it, which costs type inference and lowering more than the global ``PASS`` that
+``from .state import PASS`` gives: about 12% of a constant-heavy kernel's compile time
+(Foretold's encoder, its action dispatcher). :class:`ModuleConstants`, a rewrite that runs
+before type inference, replaces each ``M.X`` whose ``M`` is a module of this package by the
+global ``X`` with the value ``M.X`` holds at compile time, which is what numba freezes
+either way; the generated code is the same.
+
 ``FATEZOO_OPTIMISE_EVERY_LIBRARY=1`` restores numba's own behaviour for both compile-cost
 fixes, for measuring against it.
 """
@@ -60,8 +70,10 @@ import contextlib
 import hashlib
 import os
 import threading
+import types
 
-from numba.core import event
+from numba.core import event, ir, ir_utils
+from numba.core.rewrites import Rewrite, register_rewrite
 
 _APPLIED = "_fatezoo_fixed"
 
@@ -293,8 +305,49 @@ def emit_callees_fast() -> None:
     setattr(lib, _APPLIED, True)
 
 
+PACKAGE = __name__.split(".")[0]
+"""The top package: only attributes of its own modules are rewritten."""
+
+
+def package_module(value) -> bool:
+    """Whether ``value`` is a module of this package (whose attributes are constants to numba)."""
+    return isinstance(value, types.ModuleType) and value.__name__.startswith(PACKAGE + ".")
+
+
+@register_rewrite("before-inference")
+class ModuleConstants(Rewrite):
+    """``M.X`` for a module ``M`` of this package becomes the global ``X`` (see the module docs)."""
+
+    def match(self, func_ir, block, typemap, calltypes):
+        """Find the ``M.X`` of ``block`` (``self.values``: statement -> value); any?"""
+        self.block, self.values = block, {}
+        for inst in block.body:
+            expr = inst.value if isinstance(inst, ir.Assign) else None
+            if not (isinstance(expr, ir.Expr) and expr.op == "getattr"):
+                continue
+            owner = ir_utils.guard(ir_utils.get_definition, func_ir, expr.value)
+            if (isinstance(owner, (ir.Global, ir.FreeVar)) and package_module(owner.value)
+                    and hasattr(owner.value, expr.attr)):
+                self.values[inst] = getattr(owner.value, expr.attr)
+        return bool(self.values)
+
+    def apply(self):
+        """``block`` with each found ``M.X`` replaced by the global ``X``."""
+        block = self.block.copy()
+        block.clear()
+        for inst in self.block.body:
+            if inst in self.values:
+                inst = ir.Assign(ir.Global(inst.value.attr, self.values[inst], inst.loc),
+                                 inst.target, inst.loc)
+            block.append(inst)
+        return block
+
+
 def apply() -> None:
-    """Apply the four fixes (called when ``fatezoo.envs.core`` is imported)."""
+    """Patch numba for the other four fixes (called when ``fatezoo.envs.core`` is imported).
+
+    :class:`ModuleConstants` is registered with numba where it is defined.
+    """
     mangle_records_by_content()
     lock_cache_saves()
     optimise_once()
