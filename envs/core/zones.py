@@ -105,6 +105,15 @@ def zone_find(cards, counts, z, c):
 
 
 @njit(cache=True)
+def zone_find_top(cards, counts, z, c):
+    """Position of the topmost card ``c`` in zone ``z``, or -1 (a zone may hold copies)."""
+    for i in range(counts[z] - 1, -1, -1):
+        if cards[z, i] == c:
+            return i
+    return -1
+
+
+@njit(cache=True)
 def zone_find_kind(cards, counts, z, kinds, kind):
     """Position of the topmost card of zone ``z`` whose ``kinds[card] == kind``, or -1."""
     for i in range(counts[z] - 1, -1, -1):

@@ -50,6 +50,9 @@ def test_push_pop_take_insert_move_draw():
     assert Z.zone_move_card(cards, counts, 2, 7, 0) and contents(cards, counts, 0) == [7]
     assert not Z.zone_move_card(cards, counts, 2, 7, 0)
     assert Z.zone_find(cards, counts, 1, 2) == 1 and Z.zone_find(cards, counts, 1, 5) == -1
+    Z.zone_push(cards, counts, 1, 9)  # a second copy of 9: zone 1 is [9, 2, 1, 9]
+    assert Z.zone_find(cards, counts, 1, 9) == 0 and Z.zone_find_top(cards, counts, 1, 9) == 3
+    assert Z.zone_find_top(cards, counts, 1, 2) == 1 and Z.zone_find_top(cards, counts, 1, 5) == -1
 
 
 def test_find_and_count_by_kind():

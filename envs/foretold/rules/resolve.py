@@ -6,7 +6,7 @@ from __future__ import annotations
 from fatezoo.envs.core.dice import roll
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.stack import KIND, OWNER, stack_pop
-from fatezoo.envs.core.zones import zone_insert, zone_pop, zone_shuffle, zone_take
+from fatezoo.envs.core.zones import zone_find_top, zone_insert, zone_pop, zone_shuffle, zone_take
 
 from .. import cards as C
 from .. import state as S
@@ -213,10 +213,9 @@ def resolve_fight_effect(rec, p, e, a, b):
 @njit(cache=True)
 def search_deck(cards, counts, t, rng):
     """Take the topmost card of type ``t`` out of a deck and shuffle the rest (section 13)."""
-    for i in range(counts[S.DECK] - 1, -1, -1):
-        if cards[S.DECK, i] == t:
-            zone_take(cards, counts, S.DECK, i)
-            break
+    i = zone_find_top(cards, counts, S.DECK, t)
+    if i >= 0:
+        zone_take(cards, counts, S.DECK, i)
     zone_shuffle(cards, counts, S.DECK, rng)
 
 
