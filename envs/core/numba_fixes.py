@@ -60,8 +60,9 @@ before type inference, replaces each ``M.X`` whose ``M`` is a module of this pac
 global ``X`` with the value ``M.X`` holds at compile time, which is what numba freezes
 either way; the generated code is the same.
 
-``FATEZOO_OPTIMISE_EVERY_LIBRARY=1`` restores numba's own behaviour for both compile-cost
-fixes, for measuring against it.
+``FATEZOO_OPTIMISE_EVERY_LIBRARY=1`` restores numba's own behaviour for the two LLVM
+fixes (optimised once, emitted cheaply), for measuring against it; the module-constant
+rewrite always applies.
 """
 
 from __future__ import annotations
