@@ -352,3 +352,34 @@ def test_a_table_read_as_a_module_is_typed_as_a_global():
     getattrs = [e.attr for e in rewritten.values() if getattr(e, "op", "") == "getattr"]
     assert getattrs == ["int64"]  # numpy's attributes are numba's to type, left alone
     assert njit(reads)(3) == S.PASS + T.E_SMASH * 3 + 3
+
+
+def test_an_inlined_kernel_is_inlined_from_fresh_ir_without_copies():
+    """The inliner's deep copies are skipped; each call site still gets its own inlined body."""
+    import numpy as np
+    from numba.core import inline_closurecall
+
+    from fatezoo.envs.core.jit import njit
+
+    assert inline_closurecall.InlineWorker.inline_function.__module__.endswith("numba_fixes")
+
+    def clamp_sum(a, lo, hi):
+        total = 0
+        for x in a:
+            total += min(max(x, lo), hi)
+        return total
+
+    inlined = njit(inline="always")(clamp_sum)
+
+    @njit
+    def twice(a):
+        return inlined(a, 0, 3) * 100 + inlined(a[::-1], 2, 5)
+
+    @njit
+    def once(a):
+        return inlined(a, 1, 1)
+
+    a = np.array([-2, 0, 1, 4, 7, 3], dtype=np.int64)
+    assert twice(a) == clamp_sum(a, 0, 3) * 100 + clamp_sum(a[::-1], 2, 5) == 1018
+    assert once(a) == 6
+    assert twice(a[:2]) == 4

@@ -1,4 +1,4 @@
-"""Two defects of numba's on-disk cache and three of its compile cost, removed at import.
+"""Two defects of numba's on-disk cache and four of its compile cost, removed at import.
 
 **Symbols that carry the game.** Numba names a compiled function by its qualified name,
 a per-process counter (the ``v<n>`` ABI tag) and the mangled argument types, and it
@@ -59,6 +59,16 @@ lookup on it, which costs type inference and lowering more than the global ``PAS
 before type inference, replaces each ``M.X`` whose ``M`` is a module of this package by the
 global ``X`` with the value ``M.X`` holds at compile time, which is what numba freezes
 either way; the generated code is the same.
+
+**An inlined kernel inlined from the IR built for it.** For each call of a kernel marked
+``inline="always"`` numba builds the callee's IR afresh and then deep-copies it twice: once
+to protect the IR it was handed and once to return an unmutated copy, which its inlining
+pass throws away. Neither protects anything when the IR was built for that call, as it
+always is there. The games' per-phase kernels are inlined so (51 of them in Foretold),
+and the copies took 0.84 of Foretold's 33 s AEC first use. :func:`inline_without_copies`
+runs numba's ``InlineWorker.inline_function`` with a copy that shares (0.21 s); it returns
+no unmutated callee IR (``None`` in its place). ``FATEZOO_NUMBA_INLINER_COPIES=1`` keeps
+numba's copies, for measuring against them.
 
 ``FATEZOO_OPTIMISE_EVERY_LIBRARY=1`` restores numba's own behaviour for the two LLVM
 fixes (optimised once, emitted cheaply), for measuring against it; the module-constant
@@ -344,8 +354,40 @@ class ModuleConstants(Rewrite):
         return block
 
 
+class _Shared:
+    """Stands in for the ``copy`` module inside numba's inliner: a "deep copy" that shares."""
+
+    @staticmethod
+    def deepcopy(value, memo=None):
+        return value
+
+
+def inline_without_copies() -> None:
+    """Inline a jitted callee's freshly built IR without deep-copying it (idempotent)."""
+    import copy
+
+    from numba.core import inline_closurecall
+
+    cls = inline_closurecall.InlineWorker
+    if getattr(cls, _APPLIED, False) or os.environ.get("FATEZOO_NUMBA_INLINER_COPIES") == "1":
+        return
+    numba_inline_function = cls.inline_function
+
+    def inline_function(self, caller_ir, block, i, function, arg_typs=None):
+        inline_closurecall.copy = _Shared  # read only by inline_ir's copy_ir
+        try:
+            _, callee_blocks, var_dict, new_blocks = numba_inline_function(
+                self, caller_ir, block, i, function, arg_typs)
+        finally:
+            inline_closurecall.copy = copy
+        return None, callee_blocks, var_dict, new_blocks  # no unmutated callee IR to return
+
+    cls.inline_function = inline_function
+    setattr(cls, _APPLIED, True)
+
+
 def apply() -> None:
-    """Patch numba for the other four fixes (called when ``fatezoo.envs.core`` is imported).
+    """Patch numba for the other five fixes (called when ``fatezoo.envs.core`` is imported).
 
     :class:`ModuleConstants` is registered with numba where it is defined.
     """
@@ -353,6 +395,7 @@ def apply() -> None:
     lock_cache_saves()
     optimise_once()
     emit_callees_fast()
+    inline_without_copies()
 
 
 apply()
