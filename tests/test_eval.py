@@ -13,7 +13,7 @@ import pytest
 import fatezoo
 from fatezoo.agents import baseline as baseline_mod
 from fatezoo.agents import make_agent
-from fatezoo.agents.baseline import BaselineAgent, forward
+from fatezoo.agents.baseline import BaselineAgent, forward, load_network
 from fatezoo.envs.core.registry import game_names, get_spec
 from fatezoo.training.cli import main
 from fatezoo.training.evaluation import PROTOCOLS, evaluate_agent, round_games, score_field
@@ -129,6 +129,36 @@ def test_baseline_and_v1_load_the_file_shipped_in_the_package(tmp_path, monkeypa
     write_baseline(random_policy("fatefell"), "fatefell", tmp_path / "fatefell_v1.npz")
     for spec in ("baseline", "baseline:v1"):
         assert make_agent(spec, "fatefell").path == tmp_path / "fatefell_v1.npz"
+
+
+def test_every_shipped_baseline_fits_the_size_limit():
+    from fatezoo.training.baseline_export import MAX_BYTES
+
+    shipped = sorted(baseline_mod.SHIPPED.glob("*_v1.npz"))
+    assert shipped
+    for path in shipped:
+        assert path.stat().st_size <= MAX_BYTES, path.name
+        meta, _ = load_network(path, path.name.removesuffix("_v1.npz"))
+        assert meta.get("weights_dtype", "float32") in ("float32", "float16"), path.name
+
+
+def test_a_network_over_the_limit_is_stored_as_float16_with_its_agreement(tmp_path):
+    from fatezoo.training.baseline_export import write_baseline
+
+    policy, path = random_policy("fatefell"), tmp_path / "fatefell.npz"
+    assert write_baseline(policy, "fatefell", path)["weights_dtype"] == "float32"
+    full_size = path.stat().st_size
+    meta = write_baseline(policy, "fatefell", path, max_bytes=full_size - 1)
+    assert meta["weights_dtype"] == "float16" and path.stat().st_size < full_size
+    assert 0.95 <= meta["float16_agreement"] <= 1.0
+    with np.load(path) as data:
+        assert data["w0"].dtype == np.float16 and data["b0"].dtype == np.float32
+    obs, masks = real_observations("fatefell")
+    picked = make_agent(f"baseline:{path}", "fatefell").act_batch(obs, masks)
+    assert masks[np.arange(len(masks)), picked].all()
+    with pytest.raises(ValueError, match="at most 1,000 bytes") as err:
+        write_baseline(policy, "fatefell", path, max_bytes=1000)
+    assert "\n" not in str(err.value) and not path.exists()
 
 
 def test_setup_ships_the_baselines_folder_as_package_data():

@@ -58,18 +58,70 @@ def policy_layers(policy) -> tuple[list, list]:
     return weights, acts
 
 
-def write_baseline(policy, game: str, out) -> dict:
-    """Write ``policy``'s actor to ``out`` (``.npz``) and check it reads back; its meta."""
+MAX_BYTES = 3_000_000
+"""The largest baseline file shipped in the package (issue 29's limit)."""
+
+
+def agreement_sample(game: str, games: int = 64, steps: int = 48) -> tuple:
+    """Observations and masks from ``games`` random-action games (seeds 0..), every step."""
+    import fatezoo
+
+    vec = fatezoo.make_vec(game, num_envs=games, seed=list(range(games)))
+    obs, mask, _ = vec.reset()
+    seen, masks = [obs.copy()], [mask.copy()]
+    rng = np.random.default_rng(0)
+    for _ in range(steps):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        obs, mask, *_ = vec.step(actions)
+        seen.append(obs.copy())
+        masks.append(mask.copy())
+    return np.concatenate(seen), np.concatenate(masks)
+
+
+def greedy_agreement(game: str, full: list, half: list) -> float:
+    """The share of sampled positions where two layer lists pick the same greedy action."""
+    from fatezoo.agents.baseline import forward
+
+    obs, masks = agreement_sample(game)
+    picks = [np.where(masks > 0, forward(layers, obs), -np.inf).argmax(1)
+             for layers in (full, half)]
+    return float(np.mean(picks[0] == picks[1]))
+
+
+def write_baseline(policy, game: str, out, max_bytes: int = MAX_BYTES) -> dict:
+    """Write ``policy``'s actor to ``out`` (``.npz``) and check it reads back; its meta.
+
+    Weights are float32. A network whose float32 file would exceed ``max_bytes`` stores its
+    weight matrices as float16 (biases stay float32), and ``meta["float16_agreement"]``
+    records how often the stored network's greedy action equals the float32 network's on
+    random-play positions; a file still over ``max_bytes`` is refused in one line.
+    """
     spec = get_spec(game)
     weights, acts = policy_layers(policy)
     meta = {"format": FORMAT, "game": game, "obs_size": spec.obs_size,
             "num_actions": spec.num_actions, "activations": acts,
-            "layers": [list(w.shape) for w, _ in weights]}
-    arrays = {"meta": np.array(json.dumps(meta))}
-    for i, (w, b) in enumerate(weights):
-        arrays[f"w{i}"], arrays[f"b{i}"] = w, b
-    with atomic_write(out) as f:
-        np.savez_compressed(f, **arrays)
+            "layers": [list(w.shape) for w, _ in weights], "weights_dtype": "float32"}
+    for dtype in (np.float32, np.float16):
+        meta["weights_dtype"] = np.dtype(dtype).name
+        arrays = {}
+        for i, (w, b) in enumerate(weights):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w.astype(dtype), b
+        if dtype is np.float16:
+            half = [(w.astype(dtype).astype(np.float64), b.astype(np.float64), act)
+                    for (w, b), act in zip(weights, acts)]
+            _, full = load_network(out, game)  # the float32 file written before
+            meta["float16_agreement"] = greedy_agreement(game, full, half)
+        arrays["meta"] = np.array(json.dumps(meta))
+        with atomic_write(out) as f:
+            np.savez_compressed(f, **arrays)
+        if Path(out).stat().st_size <= max_bytes:
+            break
+    else:
+        size = Path(out).stat().st_size
+        Path(out).unlink()
+        raise ValueError(f"export-baseline: the policy's weights take {size:,} bytes as "
+                         f"float16; a baseline file holds at most {max_bytes:,} bytes (train a "
+                         "smaller --net-arch)")
     load_network(out, game)  # refuses a file that would not play
     return meta
 
@@ -151,6 +203,8 @@ def export_baseline(source, out=None, game: str | None = None) -> dict:
     sidecar = {
         "game": game, "format": FORMAT, "file": out.name, "sha256": sha256(out),
         "layers": meta["layers"], "activations": meta["activations"],
+        "weights_dtype": meta["weights_dtype"],
+        "float16_agreement": meta.get("float16_agreement"),
         "checkpoint": str(zip_path), "checkpoint_sha256": sha256(zip_path),
         "train_command": train_command(options) if options else None,
         "train_options": options or None,
@@ -162,4 +216,5 @@ def export_baseline(source, out=None, game: str | None = None) -> dict:
     return sidecar
 
 
-__all__ = ["export_baseline", "find_checkpoint", "policy_layers", "sha256", "write_baseline"]
+__all__ = ["MAX_BYTES", "export_baseline", "find_checkpoint", "greedy_agreement", "policy_layers",
+           "sha256", "write_baseline"]
