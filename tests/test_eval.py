@@ -10,7 +10,6 @@ import json
 import numpy as np
 import pytest
 
-import fatezoo
 from fatezoo.agents import baseline as baseline_mod
 from fatezoo.agents import make_agent
 from fatezoo.agents.baseline import BaselineAgent, forward, load_network
@@ -71,16 +70,9 @@ def random_policy(game: str, shared=(), seed: int = 0):
 
 def real_observations(game: str, rows: int = 8, steps: int = 6):
     """Observations and masks of ``rows`` games after 0..steps random moves."""
-    vec = fatezoo.make_vec(game, num_envs=rows, seed=list(range(rows)))
-    obs, mask, _ = vec.reset()
-    seen_obs, seen_mask = [obs.copy()], [mask.copy()]
-    rng = np.random.default_rng(0)
-    for _ in range(steps):
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
-        obs, mask, *_ = vec.step(actions)
-        seen_obs.append(obs.copy())
-        seen_mask.append(mask.copy())
-    return np.concatenate(seen_obs), np.concatenate(seen_mask)
+    from fatezoo.training.baseline_export import agreement_sample
+
+    return agreement_sample(game, rows, steps)
 
 
 @pytest.mark.parametrize("game", game_names())
