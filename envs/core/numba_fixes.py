@@ -369,8 +369,9 @@ def inline_without_copies() -> None:
     from numba.core import inline_closurecall
 
     cls = inline_closurecall.InlineWorker
-    if getattr(cls, _APPLIED, False) or os.environ.get("FATEZOO_NUMBA_INLINER_COPIES") == "1":
-        return
+    if getattr(cls, _APPLIED, False) or os.environ.get("FATEZOO_NUMBA_INLINER_COPIES") == "1" \
+            or getattr(inline_closurecall, "copy", None) is not copy:
+        return  # applied, switched off, or a numba whose inliner copies some other way
     numba_inline_function = cls.inline_function
 
     def inline_function(self, caller_ir, block, i, function, arg_typs=None):
