@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fatezoo.agents.baseline import FORMAT, load_network
+from fatezoo.agents.baseline import FORMAT, greedy_actions, load_network
 from fatezoo.envs.core.docs import install_hint
 from fatezoo.envs.core.registry import game_names, get_spec
 
@@ -78,14 +78,16 @@ def agreement_sample(game: str, games: int = 64, steps: int = 48) -> tuple:
     return np.concatenate(seen), np.concatenate(masks)
 
 
-def greedy_agreement(game: str, full: list, half: list) -> float:
-    """The share of sampled positions where two layer lists pick the same greedy action."""
-    from fatezoo.agents.baseline import forward
+def as_layers(weights: list, acts: list, dtype) -> list:
+    """``policy_layers``'s output as :func:`load_network` reads it, weights stored as ``dtype``."""
+    return [(w.astype(dtype).astype(np.float64), b.astype(np.float64), act)
+            for (w, b), act in zip(weights, acts)]
 
+
+def greedy_agreement(game: str, full: list, stored: list) -> float:
+    """The share of sampled positions where two layer lists pick the same greedy action."""
     obs, masks = agreement_sample(game)
-    picks = [np.where(masks > 0, forward(layers, obs), -np.inf).argmax(1)
-             for layers in (full, half)]
-    return float(np.mean(picks[0] == picks[1]))
+    return float(np.mean(greedy_actions(full, obs, masks) == greedy_actions(stored, obs, masks)))
 
 
 def write_baseline(policy, game: str, out, max_bytes: int = MAX_BYTES) -> dict:
@@ -100,24 +102,21 @@ def write_baseline(policy, game: str, out, max_bytes: int = MAX_BYTES) -> dict:
     weights, acts = policy_layers(policy)
     meta = {"format": FORMAT, "game": game, "obs_size": spec.obs_size,
             "num_actions": spec.num_actions, "activations": acts,
-            "layers": [list(w.shape) for w, _ in weights], "weights_dtype": "float32"}
+            "layers": [list(w.shape) for w, _ in weights]}
     for dtype in (np.float32, np.float16):
         meta["weights_dtype"] = np.dtype(dtype).name
-        arrays = {}
+        if dtype is np.float16:
+            meta["float16_agreement"] = greedy_agreement(
+                game, as_layers(weights, acts, np.float32), as_layers(weights, acts, dtype))
+        arrays = {"meta": np.array(json.dumps(meta))}
         for i, (w, b) in enumerate(weights):
             arrays[f"w{i}"], arrays[f"b{i}"] = w.astype(dtype), b
-        if dtype is np.float16:
-            half = [(w.astype(dtype).astype(np.float64), b.astype(np.float64), act)
-                    for (w, b), act in zip(weights, acts)]
-            _, full = load_network(out, game)  # the float32 file written before
-            meta["float16_agreement"] = greedy_agreement(game, full, half)
-        arrays["meta"] = np.array(json.dumps(meta))
         with atomic_write(out) as f:
             np.savez_compressed(f, **arrays)
-        if Path(out).stat().st_size <= max_bytes:
+        size = Path(out).stat().st_size
+        if size <= max_bytes:
             break
     else:
-        size = Path(out).stat().st_size
         Path(out).unlink()
         raise ValueError(f"export-baseline: the policy's weights take {size:,} bytes as "
                          f"float16; a baseline file holds at most {max_bytes:,} bytes (train a "
