@@ -107,3 +107,8 @@ def test_check_game_battery_runs(game):
     # own above (the 2,000-record mutation fuzz per game in test_load_safety), so the counts
     # here are small
     T.check_game(game, num_players=T.player_counts(game)[-1], fuzz_games=50, mutations=200)
+
+
+@pytest.mark.parametrize("game,n", CASES, ids=IDS)
+def test_sample_worlds(game, n):
+    T.check_sample_worlds(game, n)

@@ -17,6 +17,7 @@ from . import kernels as K
 from .raster import rasterize
 from .session import Session
 from .spec import GameSpec, IllegalActionError
+from .worlds import sample_records
 
 ILLEGAL_POLICIES = ("raise", "lose")
 RENDER_MODES = (None, "ansi", "human", "rgb_array")
@@ -219,6 +220,30 @@ class FatezooAEC(AECEnv):
     def states(self):
         """The record as a batch of one (for batched kernels and agents)."""
         return self._game.states
+
+    def sample_world(self, agent, seed=None) -> np.ndarray:
+        """This game as ``agent`` may believe it is: a full record, resampled.
+
+        Everything ``agent`` cannot see (other hands, face-down stacks, the RNG that
+        decides what comes next) is redrawn by the game's ``determinize`` kernel, the one
+        ISMCTS searches with; ``agent``'s observation and legal mask are the same in every
+        sample, and this env's game is not changed. Play a sample on in another env of
+        the same options with ``other.load_state(world.tobytes())``. With an int ``seed``
+        it is record 0 of ``VecEnv.sample_worlds`` over this record with ``rng=seed``.
+
+        Args:
+            agent: the viewer (``"player_0"``, ...).
+            seed: a non-negative int, a ``numpy.random.Generator`` or None (fresh entropy).
+
+        Returns:
+            A (1,) array of the game's ``state_dtype``.
+        """
+        if not self._game.started:
+            raise RuntimeError(f"{self.SPEC.name}: call reset() before sample_world()")
+        if not isinstance(agent, str) or agent not in self._index:
+            raise ValueError(f"{self.SPEC.name}: agent must be one of {self.possible_agents}, "
+                             f"got {agent!r}")
+        return sample_records(self.SPEC, self._game.states, self._index[agent], seed)
 
     def save_state(self) -> bytes:
         """The whole game, RNG included, as bytes."""

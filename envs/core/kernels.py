@@ -595,3 +595,21 @@ def serial_encode_rows(states, rows, players, obs):
 def serial_encode(states, players, obs):
     """:func:`batch_encode` without threads."""
     _encode_rows(_rows_serial, states, _all_rows(states.shape[0]), players, obs)
+
+
+# A kernel of its own, not an op of the row kernels: a game compiles its determinize only
+# where something samples worlds (``VecEnv.sample_worlds``, the AEC env's ``sample_world``),
+# not for every env. ISMCTS inlines the same ``game_determinize`` into its search.
+@njit(cache=True)
+def _determinize_rows(states, viewers, words):
+    for i in range(states.shape[0]):
+        game_determinize(states[i], viewers[i], words[i])
+
+
+def determinize_rows(states, viewers, words):
+    """Resample, in place, row ``i`` for seat ``viewers[i]`` from generator ``words[i]``.
+
+    The game's ``determinize``: everything the seat cannot see is redrawn, and the row's
+    own RNG is reseeded from the words. Seats and words are checked by the caller.
+    """
+    _determinize_rows(states, _i64(viewers), np.ascontiguousarray(words, dtype=np.int64))

@@ -637,6 +637,103 @@ def check_hidden_info(game: str, num_players: int = 2, positions: int = 12,
     assert sensitive > 0, f"{game}: no observation ever changed when known cards changed"
 
 
+# ---------------------------------------------------------------- belief sampling
+
+# the record's header fields a sample must keep (with the options, every public fact the
+# core itself keeps; the game's own public facts are in the viewer's observation and view)
+HEADER_FIELDS = ("num_players", "current_player", "terminated", "truncated", "turn", "steps",
+                 "max_turns", "reward_mode", "rewards", "returns")
+
+
+def check_sample_worlds(game: str, num_players: int = 2, rows: int = 8, samples: int = 1000,
+                        stops=(3, 30, 120), seed: int = 0) -> None:
+    """``sample_worlds`` keeps what the viewer has, redraws the rest, and covers the truth.
+
+    At the positions of ``rows`` random-play games after each of ``stops`` steps, for the
+    seat to move and for the next seat, every one of ``samples`` samples keeps the viewer's
+    observation (byte-identical), legal mask and text view, the header and the options; it
+    redraws the record's RNG (the future is not the true one); the first few load into an
+    env (the game's record checks) and play a legal step. Over a position's samples, every
+    entry of the full state vector takes its true value in some sample (the truth is in
+    the sampler's support), and the state vectors vary between samples in more than half
+    of the positions (the hidden part is resampled). The env's games are left unchanged,
+    an int seed gives the same samples twice, and the AEC env's ``sample_world(agent,
+    seed)`` is row 0 of ``sample_worlds`` with that seed.
+    """
+    spec = get_spec(game)
+    mod = get_module(game)
+    n = num_players
+    gen = np.random.default_rng(seed)
+    vec = mod.vec(rows, seed=seed, auto_reset=False, num_players=n)
+    vec.reset()
+    sim = vec.clone()
+    state = np.zeros((samples, rows, spec.state_size), np.float32)
+    truth_state = np.zeros((rows, spec.state_size), np.float32)
+    obs = np.zeros((rows, spec.obs_size), np.float32)
+    mask, mask2 = np.zeros(spec.num_actions, np.int8), np.zeros(spec.num_actions, np.int8)
+    steps = varied = positions = 0
+    for stop in stops:
+        while steps < stop:
+            vec.step(np.array([gen.choice(np.flatnonzero(m)) for m in vec.mask]))
+            steps += 1
+        truth = vec.states.copy()
+        before = vec.save_states()
+        for shift in (0, 1):
+            viewers = (truth["current_player"].astype(np.int64) + shift) % n
+            seen = vec.observe(viewers)
+            for i in range(rows):
+                K.state_one(truth, i, truth_state[i])
+            for s in range(samples):
+                worlds = vec.sample_worlds(viewers, gen)
+                K.batch_encode(worlds, viewers, obs)
+                for i in np.flatnonzero((obs != seen).any(axis=1)):
+                    raise AssertionError(f"{game}: seat {viewers[i]}'s observation of game {i} "
+                                         f"changed in a sampled world (after {stop} steps)")
+                for name in HEADER_FIELDS + tuple(vec.fields):
+                    assert (worlds[name] == truth[name]).all(), \
+                        f"{game}: a sampled world changed the public field {name!r}"
+                assert (worlds["rng"] != truth["rng"]).any(axis=1).all(), \
+                    f"{game}: a sampled world kept the true RNG (it knows the true future)"
+                for i in range(rows):
+                    K.state_one(worlds, i, state[s, i])
+                if s < 3:
+                    _check_world_rows(spec, truth, worlds, viewers, mask, mask2)
+                    sim.load_states(worlds.tobytes())
+                    sim.step(np.array([gen.choice(np.flatnonzero(m)) for m in sim.mask]))
+            for i in range(rows):
+                missed = np.flatnonzero(~(state[:, i] == truth_state[i]).any(axis=0))
+                assert missed.size == 0, (
+                    f"{game}: in {samples} worlds sampled for seat {viewers[i]} of game {i} "
+                    f"(after {stop} steps), state entries {missed[:8].tolist()} never took "
+                    "their true value: the truth is outside the sampler's support")
+                varied += bool((state[:, i] != truth_state[i]).any())
+                positions += 1
+        assert vec.save_states() == before, f"{game}: sample_worlds changed the env's games"
+    assert varied * 2 > positions, \
+        f"{game}: sampled worlds varied in only {varied} of {positions} positions"
+    again = vec.sample_worlds(0, rng=7)
+    assert again.tobytes() == vec.sample_worlds(0, rng=7).tobytes(), \
+        f"{game}: the same seed sampled different worlds"
+    env = mod.env(num_players=n)
+    env.reset(seed=seed)
+    env.load_state(vec.states[:1].tobytes())
+    assert env.sample_world("player_0", seed=7).tobytes() == again[:1].tobytes(), \
+        f"{game}: the AEC env's sample_world differs from the vector env's"
+
+
+def _check_world_rows(spec, truth, worlds, viewers, mask, mask2) -> None:
+    """Per row: the viewer's legal mask (when it is to move) and text view are kept."""
+    for i in range(truth.shape[0]):
+        v = int(viewers[i])
+        if truth[i]["current_player"] == v:
+            K.mask_one(truth, i, mask)
+            K.mask_one(worlds, i, mask2)
+            assert mask.tobytes() == mask2.tobytes(), \
+                f"{spec.name}: seat {v}'s legal mask of game {i} changed in a sampled world"
+        assert spec.render_ansi(truth[i], v) == spec.render_ansi(worlds[i], v), \
+            f"{spec.name}: seat {v}'s view of game {i} changed in a sampled world"
+
+
 # ---------------------------------------------------------------- bad input
 
 

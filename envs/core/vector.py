@@ -22,6 +22,7 @@ from .rng import check_seed, rng_rows, seed_words
 from .session import load_records
 from .spec import GameSpec, IllegalActionError
 from .state import MAX_PLAYERS
+from .worlds import sample_records
 
 # Whether sys.getrefcount can tell that nothing outside the env holds an array (CPython with
 # its GIL: a temporary's count is exactly its one argument reference).
@@ -240,6 +241,34 @@ class VecEnv:
         out = np.zeros((self.num_envs, self.obs_size), np.float32)
         K.batch_encode(self.states, p, out)
         return out
+
+    def sample_worlds(self, viewers, rng=None, samples: int = 1) -> np.ndarray:
+        """Full records, one per game, resampled from what each row's viewer has seen.
+
+        Row ``i`` is a copy of game ``i`` in which everything seat ``viewers[i]`` cannot
+        see (other hands, face-down stacks, the RNG that decides what comes next) is
+        redrawn by the game's ``determinize`` kernel, the one ISMCTS searches with; the
+        viewer's observation and legal mask are the same on every sample. The env's own
+        games are not changed. Play a sample on with ``load_states(worlds.tobytes())`` on
+        an env of the same options (a :meth:`clone`, say)::
+
+            worlds = vec.sample_worlds(vec.current_player, rng=np.random.default_rng(0))
+            sim = vec.clone()
+            sim.load_states(worlds.tobytes())
+
+        Args:
+            viewers: one seat for every game, or (B,) seats (``current_player``, say).
+            rng: a ``numpy.random.Generator``, an int seed (record ``j`` of the result then
+                depends only on the seed, ``j`` and its game) or None (fresh entropy).
+            samples: worlds per game.
+
+        Returns:
+            (B * samples,) records of the game's ``state_dtype``: game ``i``'s samples
+            at ``i * samples`` .. ``(i + 1) * samples - 1``.
+        """
+        if not self.started:
+            raise RuntimeError(f"{self.spec.name}: call reset() before sample_worlds()")
+        return sample_records(self.spec, self.states, viewers, rng, samples)
 
     def clone(self) -> "VecEnv":
         """An independent copy: same games, same RNG states, same buffers."""
