@@ -146,11 +146,14 @@ def test_bench_json_shape():
     assert out.returncode == 0, out.stderr
     res = json.loads(out.stdout)
     assert res["game"] == GAME
-    for key in ("core", "core_view", "kernel", "aec", "connect_four", "gym", "memory_floor",
-                "openspiel"):
+    for key in ("core", "core_view", "core_mixed", "kernel", "aec", "connect_four", "gym",
+                "memory_floor", "openspiel"):
         assert key in res["results"]
-    for key in ("core", "kernel", "aec", "gym", "memory_floor"):
+    for key in ("core", "core_mixed", "kernel", "aec", "gym", "memory_floor"):
         assert res["results"][key]["steps"] > 0
+    assert res["results"]["core_mixed"]["num_players"] == "2-4, drawn uniformly"
+    assert res["ratios"]["core_mixed_vs_core"] == pytest.approx(
+        res["results"]["core_mixed"]["steps_per_s"] / res["results"]["core"]["steps_per_s"])
     for key in ("core_vs_aec", "aec_us_vs_connect_four_us", "core_vs_memory_floor"):
         assert key in res["ratios"]
     assert set(res["targets"]) == {"core_vs_memory_floor", "core_steps_per_s",

@@ -9,6 +9,10 @@ with like:
   default step, which returns copies of the env's buffers.
 - ``core_view``: the same with ``step(actions, copy=False)`` (the env's own buffers
   returned as views, no copy).
+- ``core_mixed``: the same step on a batch of mixed player counts, each game's count
+  drawn uniformly from the game's counts (``num_players={2: 1, 3: 1, ...}``); skipped for
+  a game of one count. Games of more seats are longer and encode more, so its ratio to
+  ``core`` is what one batch across counts costs beside one at ``num_players``.
 - ``kernel``: the raw numba ``batch_step`` on the same batch, without Python checks.
 - ``aec``: the PettingZoo AEC loop of the same game; only ``env.last()`` and
   ``env.step(a)`` are timed (actions come from a precomputed random stream).
@@ -88,7 +92,7 @@ def bench_core(game: str, envs: int, seconds: float, num_players: int = 2, seed:
     vec = fatezoo.make_vec(game, num_envs=envs, seed=seed, auto_reset=True,
                            num_players=num_players, **(options or {}))
     kw = {} if copy is None else {"copy": bool(copy)}
-    _, mask, _ = vec.reset()
+    _, mask, *_ = vec.reset()
     rng = rng_rows(seed + 1, envs)
     acts = np.empty(envs, np.int64)
     for _ in range(3):  # warm-up: compile and touch every buffer
@@ -104,6 +108,17 @@ def bench_core(game: str, envs: int, seconds: float, num_players: int = 2, seed:
         calls += 1
     return _result(calls * envs, timed, envs=envs, calls=calls,
                    copy="default" if copy is None else bool(copy))
+
+
+def bench_core_mixed(game: str, envs: int, seconds: float, seed: int = 0,
+                     options: dict | None = None) -> dict:
+    """:func:`bench_core` on a batch whose player counts are drawn from all the game's."""
+    spec = get_spec(game)
+    counts = range(spec.min_players, spec.max_players + 1)
+    if len(counts) < 2:
+        return {"skipped": f"{game} has one player count"}
+    res = bench_core(game, envs, seconds, {n: 1.0 for n in counts}, seed, options)
+    return dict(res, num_players=f"{counts[0]}-{counts[-1]}, drawn uniformly")
 
 
 def bench_kernel(game: str, envs: int, seconds: float, num_players: int = 2, seed: int = 0,
@@ -334,6 +349,7 @@ def run_bench(game: str, envs: int = 1024, seconds: float = 3.0, num_players: in
         ("core", lambda: bench_core(game, envs, seconds, num_players, seed, options)),
         ("core_view", lambda: bench_core(game, envs, seconds, num_players, seed, options,
                                          copy=False)),
+        ("core_mixed", lambda: bench_core_mixed(game, envs, seconds, seed, options)),
         ("kernel", lambda: bench_kernel(game, envs, seconds, num_players, seed, options)),
         ("aec", lambda: bench_aec(game, seconds, num_players, seed, options)),
         ("connect_four", lambda: bench_connect_four(seconds, seed)),
@@ -349,6 +365,7 @@ def run_bench(game: str, envs: int = 1024, seconds: float = 3.0, num_players: in
     ratios = {
         "core_vs_aec": _ratio(sps["core"], sps["aec"]),
         "core_view_vs_core": _ratio(sps["core_view"], sps["core"]),
+        "core_mixed_vs_core": _ratio(sps["core_mixed"], sps["core"]),
         "kernel_vs_aec": _ratio(sps["kernel"], sps["aec"]),
         "aec_us_vs_connect_four_us": _ratio(us["aec"], us["connect_four"]),
         "core_vs_memory_floor": _ratio(sps["core"], sps["memory_floor"]),
@@ -424,6 +441,7 @@ def format_bench(report: dict) -> str:
     labels = {
         "core": f"batched core VecEnv.step ({report['envs']} envs)",
         "core_view": "  the same, step(copy=False): views",
+        "core_mixed": "  the same, player counts mixed in the batch",
         "kernel": f"raw numba batch_step ({report['envs']} envs)",
         "aec": "AEC loop (env.last + env.step)",
         "connect_four": "PettingZoo connect_four_v3 AEC loop",
@@ -447,6 +465,7 @@ def format_bench(report: dict) -> str:
     lines += ["", "ratios (same run):",
               f"  batched core / AEC loop             {_num(q['core_vs_aec'], ',.1f', 'x')}",
               f"  views (copy=False) / default step   {_num(q['core_view_vs_core'], '.2f', 'x')}",
+              f"  mixed player counts / one count     {_num(q['core_mixed_vs_core'], '.2f', 'x')}",
               f"  raw kernel / AEC loop               {_num(q['kernel_vs_aec'], ',.1f', 'x')}",
               f"  raw kernel / batched core           {_num(q['kernel_vs_core'], '.2f', 'x')}",
               f"  AEC us/step / connect_four us/step  "

@@ -193,13 +193,16 @@ def _corrupt(spec: GameSpec, i: int, err: ValueError) -> ValueError:
     return ValueError(f"{own}saved state {i} is corrupt: {msg}")
 
 
-def load_records(spec: GameSpec, data, batch: int | None, fields: dict | None) -> np.ndarray:
+def load_records(spec: GameSpec, data, batch: int | None, fields: dict | None,
+                 by_players: dict | None = None) -> np.ndarray:
     """Parse and validate saved record bytes before any kernel reads them.
 
     Each record is checked in this order: its format, the header (:func:`check_header`),
     the options it carries against ``fields`` (the env's: a record made with other
     options is refused, naming the option), the game's own ``check_record`` (every
     field the kernels index with), and last that a running game has a legal action.
+    ``by_players`` (an env of mixed player counts: count -> its option fields) admits a
+    record of any of those counts and checks it against its count's fields.
 
     Raises:
         TypeError: ``data`` is not bytes.
@@ -224,7 +227,15 @@ def load_records(spec: GameSpec, data, batch: int | None, fields: dict | None) -
             check_header(spec, rec)
         except ValueError as err:
             raise _corrupt(spec, i, err) from None
-        for name, want in (fields or {}).items():
+        own = fields or {}
+        if by_players is not None:
+            n = int(rec["num_players"])
+            if n not in by_players:
+                raise ValueError(f"{spec.name}: saved state {i} has num_players={n}, this env "
+                                 f"plays {sorted(by_players)}; make the env with the options "
+                                 "of the save")
+            own = by_players[n]
+        for name, want in own.items():
             got = rec[name]
             if not np.array_equal(got, want):
                 got = got.tolist() if isinstance(got, np.ndarray) else int(got)

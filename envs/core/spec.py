@@ -223,6 +223,11 @@ class GameSpec:
         legend: how to read ``render_ansi``'s text (card codes...), for ``play``'s help.
         symmetric_information: every seat sees the same table (no hidden information
             between seats), so the contract's leak test has nothing to hide per seat.
+        setup_split: ``(record) -> "train" | "test"``: which held-out split a dealt game's
+            setup belongs to, decided from the record alone and written apart from the
+            reset kernel that deals it (the tests' oracle: a ``split="train"`` env never
+            deals a setup this calls ``"test"``, and the reverse). None: the game has no
+            ``split`` option.
         evaluation: how the game is tested, measured, trained and searched
             (:class:`EvalSettings`).
     """
@@ -249,6 +254,7 @@ class GameSpec:
     how_to_win: str = ""
     legend: str = ""
     symmetric_information: bool = False
+    setup_split: Callable | None = None
     evaluation: EvalSettings = field(default_factory=EvalSettings)
 
     # ------------------------------------------------------------------ self-checks
@@ -324,7 +330,7 @@ class GameSpec:
         for attr in ("configure", "check_record", "render_ansi", "render_svg"):
             if not callable(getattr(self, attr)):
                 self._fail(f"{attr} must be callable, got {getattr(self, attr)!r}", TypeError)
-        for attr in ("determinize", "heuristic", "golden_summary"):
+        for attr in ("determinize", "heuristic", "golden_summary", "setup_split"):
             value = getattr(self, attr)
             if value is not None and not callable(value):
                 self._fail(f"{attr} must be callable or None, got {value!r}", TypeError)

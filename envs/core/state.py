@@ -31,6 +31,19 @@ REWARD_WIN = 0
 REWARD_SCORE = 1
 REWARD_MODES = {"win": REWARD_WIN, "score": REWARD_SCORE}
 
+# Held-out setups: a game's ``split`` option and the int8 record field ``split`` it sets.
+# "all" deals every setup the rules allow; "train" never deals a "test" setup, and "test"
+# only those, by construction in the game's reset kernel (its RULES.md says what varies).
+SPLIT_ALL, SPLIT_TRAIN, SPLIT_TEST = 0, 1, 2
+SPLITS = {"all": SPLIT_ALL, "train": SPLIT_TRAIN, "test": SPLIT_TEST}
+
+
+def split_code(game: str, split) -> int:
+    """The record value of a ``split`` option; a one-line error naming a bad one."""
+    if not isinstance(split, str) or split not in SPLITS:
+        raise ValueError(f"{game}: split must be one of 'all', 'train', 'test', got {split!r}")
+    return SPLITS[split]
+
 
 # the core files holding numba code, or shaping what kernels compile (layout offsets)
 KERNEL_SOURCES = ("jit.py", "numba_fixes.py", "kernels.py", "rng.py", "state.py", "layout.py",

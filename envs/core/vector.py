@@ -31,6 +31,70 @@ _REFCOUNTS = (sys.implementation.name == "cpython" and getattr(sys, "_is_gil_ena
               and sys.getrefcount(np.empty(0)) == 1)
 
 
+COUNT_STREAM = 1  # SeedSequence spawn key of drawn player counts (the game's RNG words: 0)
+
+
+def common_fields(by_players: dict) -> dict:
+    """The option fields every player count sets alike (``num_players`` never)."""
+    first, *others = by_players.values()
+    return {k: v for k, v in first.items() if k != "num_players"
+            and all(np.array_equal(v, o[k]) for o in others)}
+
+
+class PlayerCounts:
+    """A vector env's ``num_players``: one count, one per game, or weights to draw from."""
+
+    def __init__(self, spec: GameSpec, batch: int, value):
+        name, lo, hi = spec.name, spec.min_players, min(spec.max_players, MAX_PLAYERS)
+        self.batch = batch
+        self.rows = self.draw = None
+        if isinstance(value, dict):
+            if not value:
+                raise ValueError(f"{name}: num_players weights must name at least one count")
+            counts = [self._count(name, n, lo, hi) for n in value]
+            weights = np.array([self._weight(name, n, w) for n, w in value.items()])
+            if weights.sum() <= 0:
+                raise ValueError(f"{name}: num_players weights must not all be 0, got {value!r}")
+            keep = weights > 0
+            self.values = tuple(np.array(counts)[keep].tolist())
+            self.draw = np.cumsum(weights[keep]) / weights[keep].sum()
+        elif isinstance(value, (list, tuple, np.ndarray)):
+            if len(value) != batch:
+                raise ValueError(f"{name}: num_players must be an int, {batch} ints (one per "
+                                 f"game) or {{count: weight}}, got {len(value)} values")
+            self.rows = np.array([self._count(name, n, lo, hi) for n in value], np.int64)
+            self.values = tuple(sorted(set(self.rows.tolist())))
+        else:
+            self.values = (value,)  # checked by spec.options, as for every env
+        self.mixed = self.rows is not None or self.draw is not None
+
+    @staticmethod
+    def _count(name, n, lo, hi) -> int:
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) \
+                or not lo <= n <= hi:
+            raise ValueError(f"{name}: each player count must be an int in [{lo}, {hi}], "
+                             f"got {n!r}")
+        return int(n)
+
+    @staticmethod
+    def _weight(name, n, w) -> float:
+        if isinstance(w, (bool, np.bool_)) or not isinstance(w, (int, float, np.integer,
+                                                                  np.floating)) \
+                or not np.isfinite(w) or w < 0:
+            raise ValueError(f"{name}: the weight of {n} players must be a finite number "
+                             f">= 0, got {w!r}")
+        return float(w)
+
+    def drawn(self, seed) -> np.ndarray:
+        """Each game's drawn count for ``seed`` (an int, or one int per game)."""
+        keys = ([(seed, j) for j in range(self.batch)] if isinstance(seed, int)
+                else [(s, 0) for s in seed])
+        u = np.array([np.random.SeedSequence(s, spawn_key=(j, COUNT_STREAM)).generate_state(
+            1, np.uint64)[0] for s, j in keys], np.float64) / 2.0**64
+        return np.array(self.values, np.int64)[np.searchsorted(self.draw, u, side="right")
+                                               .clip(0, len(self.values) - 1)]
+
+
 class VecEnv:
     """``num_envs`` games of one kind on the batched core.
 
@@ -44,6 +108,16 @@ class VecEnv:
             dropped). Without it, an ended game stays ended until :meth:`reset`: its mask
             marks every action legal and its action (any in [-1, num_actions)) is ignored.
         **options: ``num_players``, ``max_turns``, ``reward`` and the game's own options.
+            ``num_players`` may mix counts in one batch (see below).
+
+    Mixed player counts: ``num_players=[2, 3, 4, ...]`` gives game ``i`` its own count
+    (B ints), and ``num_players={2: 0.5, 4: 0.5}`` draws each game's count from those
+    weights at every :meth:`reset` (from the reset's seed: game ``j`` depends only on
+    ``(seed, j)``); an auto-reset keeps the game's count. Observation and action spaces
+    are the game's own, sized for its most seats: each observation marks the seats in its
+    game. ``reset`` and ``step`` then also return each game's seats, ``rewards`` has a
+    column per seat of the largest count, and :attr:`row_players` holds the counts. Game
+    ``j`` with ``n`` seats is the game ``j`` of a ``num_players=n`` env of the same seed.
     """
 
     def __init__(self, spec: GameSpec, num_envs: int, seed=None, auto_reset=True, **options):
@@ -54,11 +128,19 @@ class VecEnv:
         self.num_envs = int(num_envs)
         self.auto_reset = bool(auto_reset)
         self.options = dict(options)
-        self.fields = spec.options(**options)
-        self.num_players = self.fields["num_players"]
+        counts = PlayerCounts(spec, self.num_envs, options.get("num_players", 2))
+        rest = {k: v for k, v in options.items() if k != "num_players"}
+        self._counts = counts
+        self.fields_by_players = {n: spec.options(num_players=n, **rest) for n in counts.values}
+        self.mixed = counts.mixed
+        self.fields = (self.fields_by_players[counts.values[0]] if not self.mixed else
+                       common_fields(self.fields_by_players))
+        self.num_players = max(counts.values)
         self.num_actions = spec.num_actions
         self.obs_size = spec.obs_size
         self.states = spec.new_states(self.num_envs, self.fields)
+        self._write_counts(counts.rows if counts.rows is not None else
+                           np.full(self.num_envs, counts.values[0]))
         b = self.num_envs
         self.mask, self.obs, self._rewards, self._term, self._trunc = K.empty_buffers(
             b, spec.num_actions, spec.obs_size, MAX_PLAYERS)
@@ -68,6 +150,20 @@ class VecEnv:
         self._seed = self._check_seed(seed)
         self._reset_next = None  # rows loaded as ended games, reset by the next auto-reset step
         self.started = False
+
+    def _write_counts(self, rows: np.ndarray) -> None:
+        """Give row ``i`` ``rows[i]`` seats and the option fields of that count."""
+        if not self.mixed:
+            return
+        for n in self._counts.values:
+            sel = rows == n
+            for name, value in self.fields_by_players[n].items():
+                self.states[name][sel] = value
+
+    @property
+    def row_players(self) -> np.ndarray:
+        """Seats of each game, (B,) int64 (all equal unless ``num_players`` was mixed)."""
+        return self.states["num_players"].astype(np.int64)
 
     def _check_seed(self, seed):
         """``seed`` as None, an int or a list of ``num_envs`` ints; raise naming the value."""
@@ -96,7 +192,11 @@ class VecEnv:
         return [int(s) for s in seeds]
 
     def seed_states(self, seed=None) -> None:
-        """Write the RNG words of every game for ``seed`` (see the class docs)."""
+        """Write the RNG words of every game for ``seed`` (see the class docs).
+
+        With a drawn player count (``num_players={count: weight}``) this also draws each
+        game's count from ``seed``: game ``j`` depends only on ``(seed, j)``.
+        """
         seed = self._check_seed(seed)
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % (2**62))
@@ -104,15 +204,24 @@ class VecEnv:
             self.states["rng"] = rng_rows(seed, self.num_envs)
         else:
             self.states["rng"] = np.stack([seed_words(s, 0) for s in seed])
+        if self._counts.draw is not None:
+            self._write_counts(self._counts.drawn(seed))
 
     def reset(self, seed=None):
-        """Deal new games (``seed`` as in the constructor; None reuses the constructor's)."""
+        """Deal new games (``seed`` as in the constructor; None reuses the constructor's).
+
+        Returns ``obs, mask, player``, and with mixed player counts also ``num_players``
+        (each game's seats, (B,) int64).
+        """
         self.seed_states(self._seed if seed is None and not self.started else seed)
         K.batch_reset(self.states, self.mask, self._obs_buffer())
         self._term[:] = 0
         self._trunc[:] = 0
+        self._rewards[:] = 0  # a row dealt fewer seats than before reports 0 for the others
         self._reset_next = None
         self.started = True
+        if self.mixed:
+            return self.obs, self.mask, self.current_player, self.row_players
         return self.obs, self.mask, self.current_player
 
     @property
@@ -182,7 +291,9 @@ class VecEnv:
 
         Returns:
             obs (B, D) float32, mask (B, A) int8, player (B,) int64, rewards (B, n)
-            float32, terminated (B,) bool, truncated (B,) bool.
+            float32, terminated (B,) bool, truncated (B,) bool; with mixed player counts
+            also num_players (B,) int64, each game's seats (``n`` is then the largest
+            count, and a game's absent seats get reward 0).
         """
         acts = self.check_actions(actions)
         if self._reset_next is not None:
@@ -198,11 +309,13 @@ class VecEnv:
             self._mark_ended_legal()
         rewards = self._rewards[:, : self.num_players]
         term, trunc = self._term.view(bool), self._trunc.view(bool)
+        more = (self.row_players,) if self.mixed else ()
         if copy:
             mask = self._fresh("mask")
             np.copyto(mask, self.mask)
-            return (obs, mask, self.current_player, rewards.copy(), term.copy(), trunc.copy())
-        return obs, self.mask, self.current_player, rewards, term, trunc
+            return (obs, mask, self.current_player, rewards.copy(), term.copy(), trunc.copy(),
+                    *more)
+        return (obs, self.mask, self.current_player, rewards, term, trunc, *more)
 
     def _fresh(self, kind: str) -> np.ndarray:
         """An array like ``self.obs`` or ``self.mask`` (``kind``) for ``step(copy=True)``.
@@ -234,10 +347,13 @@ class VecEnv:
 
     def observe(self, players) -> np.ndarray:
         """Observations of every game for ``players`` (B,) seats (a new array)."""
-        p = np.asarray(players, np.int64)
-        if p.shape != (self.num_envs,) or (p < 0).any() or (p >= self.num_players).any():
+        p = np.asarray(players)
+        if p.shape != (self.num_envs,) or p.dtype.kind not in "iu" or (p < 0).any() \
+                or (p >= self.row_players).any():
+            seats = f"[0, {self.num_players})" if not self.mixed else "[0, its game's seats)"
             raise ValueError(f"{self.spec.name}: players must be ({self.num_envs},) seats in "
-                             f"[0, {self.num_players}), got {players!r}")
+                             f"{seats}, got {players!r}")
+        p = p.astype(np.int64)
         out = np.zeros((self.num_envs, self.obs_size), np.float32)
         K.batch_encode(self.states, p, out)
         return out
@@ -298,7 +414,8 @@ class VecEnv:
         Ended games stay ended, with every action marked legal: without auto-reset their
         actions are ignored; with auto-reset the next :meth:`step` deals them anew.
         """
-        states = load_records(self.spec, data, self.num_envs, self.fields)
+        states = load_records(self.spec, data, self.num_envs, self.fields,
+                              self.fields_by_players if self.mixed else None)
         self.states[:] = states
         for i in range(self.num_envs):
             K.mask_one(self.states, i, self.mask[i])
