@@ -44,7 +44,7 @@ COMMANDS = ("list", "docs", "play", "replay", "arena", "bench", "train", "compil
 PPO_NOTE = ("ppo:PATH loads a MaskablePPO checkpoint, which is a pickle: loading one can run "
             "any code it holds, so load only checkpoints you made or trust. rllib:PATH (a "
             "checkpoint of fatezoo train --backend rllib) holds pickles too.")
-GAME_COMMANDS = ("play", "arena", "bench", "train")
+GAME_COMMANDS = ("play", "arena", "bench", "train", "eval")
 
 
 def _find_game(argv: list[str]) -> str | None:
@@ -201,6 +201,7 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                         "--ray; same card")
     p.add_argument("--ray-workers", type=int, default=None, metavar="N",
                    help="with --ray: game chunks played at once")
+    add_game_options(p, game)
 
     p = sub.add_parser("export-baseline", help="a train checkpoint as a numpy baseline file",
                        description="Write the policy network of a fatezoo train checkpoint "
@@ -468,7 +469,7 @@ def cmd_eval(args) -> int:
         raise ValueError("--ray-workers needs --ray [ADDRESS]")
     kwargs = dict(protocol=args.protocol, players=_players(args.players), games=args.games,
                   batch=args.batch, progress=False if args.no_progress else None,
-                  ray=args.ray, ray_workers=args.ray_workers)
+                  ray=args.ray, ray_workers=args.ray_workers, options=game_options(args))
     if args.calibrate:
         if args.agent is not None or args.plot:
             raise ValueError("--calibrate measures the suite: give no AGENT and no --plot")

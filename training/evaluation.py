@@ -28,6 +28,7 @@ game counts: not on the batch size, the machine or Ray (the arena guarantees it)
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 import time
@@ -148,8 +149,10 @@ def available_suite(protocol: Protocol, game: str, num_players: int) -> tuple[li
 class _Arenas:
     """Plays the card's arenas: here, or on Ray (one Ray session for all of them)."""
 
-    def __init__(self, game: str, protocol: Protocol, batch: int, progress, ray, workers):
+    def __init__(self, game: str, protocol: Protocol, batch: int, progress, ray, workers,
+                 options: dict | None = None):
         self.game, self.protocol, self.batch, self.progress = game, protocol, batch, progress
+        self.options = dict(protocol.options, **(options or {}))
         self.ray, self.workers, self.started = ray, workers, False
         self.played = 0
 
@@ -177,7 +180,7 @@ class _Arenas:
                   file=sys.stderr, flush=True)
         result = run_arena(self.game, agents, games=games, num_players=num_players,
                            seed=self.protocol.seed, batch=self.batch,
-                           options=self.protocol.options, progress=self.progress,
+                           options=self.options, progress=self.progress,
                            prior_games=self.protocol.prior_games, runner=runner, **kwargs)
         self.played += games
         return result
@@ -217,13 +220,17 @@ def card_for_players(arenas: _Arenas, agent: str, num_players: int, games: int) 
                      is None else sign * res["score_margin"][me][them],
                      "truncated": res["truncated"]})
     declared = protocol.anchors.get((game, num_players), {})
+    if arenas.options != protocol.options:  # declared anchors hold for the protocol's options
+        declared = {}
     if members and all(m in declared for m in members):
         anchors = {m: float(declared[m]) for m in members}
         source = f"declared by protocol {protocol.name}"
     else:
         anchors = calibrate(arenas, members, num_players, protocol.anchor_games
                             if games >= protocol.games else games)
-        source = "measured in this run (suite round robin; not yet declared by the protocol)"
+        source = ("measured in this run (suite round robin; not yet declared by the protocol)"
+                  if arenas.options == protocol.options else "measured in this run (suite "
+                  "round robin with this card's options; the protocol's anchors hold for its own)")
     rating = None
     if members:
         fit = fit_outcomes(labels, outcomes, protocol.prior_games, anchors=anchors)["agent"]
@@ -241,9 +248,23 @@ def check_count(name: str, value, low: int = 1) -> int:
     return int(value)
 
 
+def check_options(game: str, proto: Protocol, options) -> dict:
+    """The card's own env options: game options the protocol does not fix, checked."""
+    options = dict(options or {})
+    for name in ("num_players", *proto.options):
+        if name in options:
+            fixed = ("--players sets the player counts" if name == "num_players" else
+                     f"protocol {proto.name} fixes {name}={proto.options[name]!r}")
+            raise ValueError(f"eval: option {name}={options[name]!r} is not the card's to set: "
+                             f"{fixed}")
+    get_spec(game).options(**dict(proto.options, **options))  # a bad option fails here
+    return options
+
+
 def evaluate_agent(game: str, agent: str, protocol: str = "v1", players=None,
                    games: int | None = None, batch: int = 256, progress: bool | None = False,
-                   ray: str | None = None, ray_workers: int | None = None) -> dict:
+                   ray: str | None = None, ray_workers: int | None = None,
+                   options: dict | None = None) -> dict:
     """The score card of ``agent`` on ``game`` under ``protocol`` (see the module docs).
 
     Args:
@@ -256,9 +277,12 @@ def evaluate_agent(game: str, agent: str, protocol: str = "v1", players=None,
         progress: as for :func:`~fatezoo.training.arena.run_arena`.
         ray: a Ray address (``"local"``: a local Ray) to play the games on Ray workers.
         ray_workers: with ``ray``: chunks in flight at once.
+        options: game options on top of the protocol's (``{"split": "test"}``: held-out
+            setups); the card records them, and measures its anchors in its own run
+            (the protocol's declared anchors hold for its own options only).
 
     Returns:
-        A JSON-able card: ``protocol``, ``game``, ``agent``, ``seed``,
+        A JSON-able card: ``protocol``, ``game``, ``agent``, ``seed``, ``options``,
         ``games_per_opponent``, ``protocol_games``, ``full_protocol``, ``cards`` (one per
         player count: ``opponents`` rows with ``win_rate``, ``ci``, ``pairings``,
         ``wins``/``ties``/``losses``, ``score_margin``; ``skipped``; ``score``; ``rating``;
@@ -272,13 +296,14 @@ def evaluate_agent(game: str, agent: str, protocol: str = "v1", players=None,
     counts = check_players(game, players)
     per = proto.games if games is None else check_count("--games", games)
     check_count("--batch", batch)
+    extra = check_options(game, proto, options)
     start = time.perf_counter()
     cards = []
-    with _Arenas(game, proto, batch, progress, ray, ray_workers) as arenas:
+    with _Arenas(game, proto, batch, progress, ray, ray_workers, extra) as arenas:
         for n in counts:
             cards.append(card_for_players(arenas, agent, n, round_games(per, n)))
     return {"protocol": proto.name, "game": game, "agent": agent, "seed": proto.seed,
-            "options": dict(proto.options), "games_per_opponent": per,
+            "options": dict(arenas.options), "own_options": extra, "games_per_opponent": per,
             "protocol_games": proto.games, "full_protocol": per >= proto.games,
             "suite": list(proto.suite), "cards": cards,
             "seconds": time.perf_counter() - start}
@@ -292,8 +317,10 @@ def eval_command(card: dict) -> str:
     """The command line that makes ``card``."""
     players = ",".join(str(c["num_players"]) for c in card["cards"])
     short = "" if card["full_protocol"] else f" --games {card['games_per_opponent']}"
+    own = "".join(f" --option {k}={json.dumps(v, separators=(',', ':'))}"
+                  for k, v in card.get("own_options", {}).items())
     return (f"fatezoo eval {card['game']} {card['agent']} --protocol {card['protocol']} "
-            f"--players {players}{short}")
+            f"--players {players}{short}{own}")
 
 
 def format_card(card: dict) -> str:
@@ -303,6 +330,8 @@ def format_card(card: dict) -> str:
     lines = [f"score card: {card['agent']} on {card['game']}, protocol {card['protocol']} "
              f"(seed {card['seed']}, every seating, ties count half)",
              f"games per opponent: {card['games_per_opponent']:,}, {count}",
+             *([f"options beyond the protocol's: {card['own_options']}"]
+               if card.get("own_options") else []),
              f"command: {eval_command(card)}"]
     for c in card["cards"]:
         unit = c["score"].get("unit")
@@ -369,13 +398,14 @@ def format_anchors(game: str, anchors: dict) -> str:
 
 def calibrate_protocol(game: str, protocol: str = "v1", players=None, games=None,
                        batch: int = 256, progress: bool | None = False, ray=None,
-                       ray_workers=None) -> dict:
+                       ray_workers=None, options: dict | None = None) -> dict:
     """Measure the suite's anchor ratings: player count -> {member: rating}."""
     proto = get_protocol(protocol)
     per = proto.anchor_games if games is None else check_count("--games", games)
+    extra = check_options(game, proto, options)
     out = {}
     with _Arenas(game, proto, check_count("--batch", batch), progress, ray,
-                 ray_workers) as arenas:
+                 ray_workers, extra) as arenas:
         for n in check_players(game, players):
             members, _ = available_suite(proto, game, n)
             out[n] = calibrate(arenas, members, n, per)

@@ -168,6 +168,12 @@ class TrainOptions:
         for name in ("net_arch", "shared_layers", "eval_opponents"):
             if isinstance(getattr(self, name), list):
                 setattr(self, name, tuple(getattr(self, name)))
+        # a game with held-out setups trains on its train split unless told otherwise
+        # (``--option split=all`` or ``--split test``), so its test setups stay unseen
+        if isinstance(self.game_options, dict) and "split" not in self.game_options \
+                and self.game in game_names() \
+                and "split" in get_spec(self.game).option_defaults:
+            self.game_options = dict(self.game_options, split="train")
 
     @staticmethod
     def neutral_defaults() -> dict:
