@@ -114,7 +114,8 @@ def test_other_kernels_for_a_registered_dtype_fail():
 
 def test_option_defaults_come_from_the_configure_signature_only():
     assert SPEC.option_defaults == {"seasons": 4, "advanced": False, "random_seasons": None,
-                                    "random_fates": None, "seasonal_rules": None}
+                                    "random_fates": None, "seasonal_rules": None,
+                                    "split": "all"}
     assert not any(f.name == "option_defaults" for f in dataclasses.fields(GameSpec))
 
     def loose(seasons=4, **more):
@@ -147,7 +148,8 @@ def test_declarations_are_checked():
 
 
 def test_fatefell_declares_its_kit_values():
-    assert SPEC.evaluation.contract_options == ({}, {"advanced": True, "reward": "score"})
+    assert SPEC.evaluation.contract_options == ({}, {"advanced": True, "reward": "score"},
+                                                {"split": "test"})
     assert SPEC.evaluation.bench_floor == 1_000_000.0
     assert SPEC.evaluation.arena_targets == (("heuristic", "random", 0.9),)
     assert isinstance(SPEC.evaluation.train_preset, dict)

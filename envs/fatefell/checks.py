@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from fatezoo.envs.core.checks import SEATS, Range, check_ranges, need, within
+from fatezoo.envs.core.state import SPLIT_ALL, SPLIT_TEST, SPLITS
 
 from .state import (
     DRAW_PILE,
@@ -25,6 +26,7 @@ from .state import (
     SLOTS,
     Effect,
     Phase,
+    Season,
 )
 
 RANGES = {
@@ -32,6 +34,7 @@ RANGES = {
     "random_seasons": Range(0, 2),
     "random_fates": Range(0, 2),
     "seasonal_rules": Range(0, 2),
+    "split": Range(0, len(SPLITS)),
     "hand_from_discard": Range(0, 2),
     "after_peek": Range(0, 2),
     "matched": Range(0, 2, per_seat=True),
@@ -131,6 +134,16 @@ def _check_seasons(rec: dict, n: int) -> None:
     counts = rec["fate_count"]
     need(set(counts[: s + 1].tolist()) <= {6, 8, 10, 12} and not counts[s + 1:].any(),
          "fate_count", f"6, 8, 10 or 12 for seasons 0..{s} and 0 after", counts)
+    split = int(rec["split"])
+    need(split != SPLIT_TEST or rec["random_fates"], "random_fates",
+         "1 with split=test (without it every season has its basic Fate count)",
+         int(rec["random_fates"]))
+    if split != SPLIT_ALL:
+        want = "test" if split == SPLIT_TEST else "train"
+        for d in range(s + 1):
+            got = season_split(int(kinds[d]), int(counts[d]))
+            need(got == want, f"season {d}'s kind and Fate count",
+                 f"a {want} setup with split={want}", (int(kinds[d]), int(counts[d])))
     scored = s + (rec["phase"] == Phase.OVER)
     scores = rec["season_score"]
     need(within(scores[:scored, :n], 0, 49) and not scores[scored:].any()
@@ -144,6 +157,23 @@ def _check_seasons(rec: dict, n: int) -> None:
     in_play = in_draw + rec["aside_n"] + resolving
     need(in_play <= counts[s], "Fate cards in the draw pile, set aside and resolving",
          f"at most the season's {int(counts[s])}", in_play)
+
+
+# The held-out season setups, written apart from the kernel that deals them (``rules.py``):
+# each season kind with the Fate count the test split gives it (RULES.md, designed for
+# fatezoo). Every other pair of kind and count is a train setup.
+TEST_FATE_COUNT = {Season.SPRING: 10, Season.SUMMER: 12, Season.AUTUMN: 6, Season.WINTER: 8}
+
+
+def season_split(kind: int, fate_count: int) -> str:
+    """``"test"`` if a season of ``kind`` with ``fate_count`` Fate cards is held out."""
+    return "test" if TEST_FATE_COUNT[Season(kind)] == fate_count else "train"
+
+
+def setup_split(rec) -> str:
+    """The split of a dealt record's setup: its current season's kind and Fate count."""
+    s = int(rec["season"])
+    return season_split(int(rec["season_kind"][s]), int(rec["fate_count"][s]))
 
 
 def _check_turn(rec: dict, n: int) -> None:

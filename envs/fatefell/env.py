@@ -143,8 +143,10 @@ Terminated after the last season is scored. Truncated after `max_turns` player t
 ## Arguments
 
 `num_players=2`, `seasons=4` (1-4), `advanced=False` (turns on `random_seasons`,
-`random_fates` and `seasonal_rules`, each also settable alone), `reward="win"`,
-`max_turns=None`, `render_mode=None` ("ansi" or "human"), `illegal="raise"` ("lose").
+`random_fates` and `seasonal_rules`, each also settable alone), `split="all"` (held-out
+season setups: `"train"` or `"test"` deal advanced seasons from that part only; RULES.md),
+`reward="win"`, `max_turns=None`, `render_mode=None` ("ansi" or "human"),
+`illegal="raise"` ("lose").
 
 ## Version history
 

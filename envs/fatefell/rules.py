@@ -11,7 +11,7 @@ import numpy as np
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.rng import next_u32, randint, shuffle
-from fatezoo.envs.core.state import REWARD_SCORE
+from fatezoo.envs.core.state import REWARD_SCORE, SPLIT_ALL, SPLIT_TEST
 from fatezoo.envs.core.zones import zone_insert, zone_pop, zone_push, zone_take
 
 from .state import (
@@ -29,6 +29,7 @@ from .state import (
     FATE_BASE,
     FATE_SPINS,
     FATE_STEP,
+    HELD_OUT_SHIFT,
     HIDDEN_SLOTS,
     MAX_P,
     MAX_PILES,
@@ -165,14 +166,54 @@ def turn_up(rec, k):
 
 
 @njit(cache=True)
+def held_out(kind, spin):
+    """Whether a season of ``kind`` with Fate-count spin ``spin`` is a test setup."""
+    return spin == (kind + HELD_OUT_SHIFT) % FATE_SPINS
+
+
+@njit(cache=True)
+def in_split(rec, s, kind, spin):
+    """Whether season ``s`` may be dealt as ``kind`` with ``spin``: options' pins and split."""
+    if not rec["random_seasons"] and kind != s:
+        return False
+    if not rec["random_fates"] and spin != kind:
+        return False
+    return held_out(kind, spin) == (rec["split"] == SPLIT_TEST)
+
+
+@njit(cache=True)
+def draw_split_season(rec, s):
+    """Season ``s``'s pair ``kind * FATE_SPINS + spin``, uniform among those in the split.
+
+    One draw of an index among the pairs allowed (no redraw loop); ``configure`` and
+    ``check_record`` refuse options that allow none.
+    """
+    allowed = 0
+    for pair in range(NUM_SEASONS * FATE_SPINS):
+        allowed += in_split(rec, s, pair // FATE_SPINS, pair % FATE_SPINS)
+    left = randint(rec["rng"], allowed)
+    for pair in range(NUM_SEASONS * FATE_SPINS):
+        if in_split(rec, s, pair // FATE_SPINS, pair % FATE_SPINS):
+            if left == 0:
+                return pair
+            left -= 1
+    return s * FATE_SPINS + s  # not reached: ``left`` < ``allowed``
+
+
+@njit(cache=True)
 def deal_season(rec):
     """Set up the current season: layouts, Fate cards, draw pile, discard piles."""
     n = rec["num_players"]
     s = rec["season"]
     rng = rec["rng"]
-    kind = randint(rng, FATE_SPINS) if rec["random_seasons"] else s
+    if rec["split"] == SPLIT_ALL:
+        kind = randint(rng, FATE_SPINS) if rec["random_seasons"] else s
+        spin = randint(rng, FATE_SPINS) if rec["random_fates"] else kind
+    else:
+        pair = draw_split_season(rec, s)
+        kind = pair // FATE_SPINS
+        spin = pair % FATE_SPINS
     rec["season_kind"][s] = kind
-    spin = randint(rng, FATE_SPINS) if rec["random_fates"] else kind
     rec["fate_count"][s] = FATE_BASE + FATE_STEP * spin
     d = rec["draw"][DRAW_PILE]
     dn = rec["draw_n"]

@@ -59,6 +59,9 @@ AFTER_PEEK_END_TURN, AFTER_PEEK_FINISH = 0, 1  # after peeks: end the turn / fin
 FATE_BASE = 6  # Fate cards in a season: FATE_BASE + FATE_STEP * (season kind or a spin)
 FATE_STEP = 2
 FATE_SPINS = 4  # outcomes of the random season kind or Fate count (advanced options)
+# held-out setups (``split``, RULES.md): a season whose Fate count is the spin
+# (kind + HELD_OUT_SHIFT) % FATE_SPINS is a test setup (Spring 10, Summer 12, Autumn 6, Winter 8)
+HELD_OUT_SHIFT = 2
 
 PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], np.int64)  # own slot pairs
 PAIR_PARTS = ("first", "second")  # PAIRS' columns: the pair's two slots
@@ -148,6 +151,7 @@ GAME_FIELDS = [
     ("random_seasons", np.int8),
     ("random_fates", np.int8),
     ("seasonal_rules", np.int8),
+    ("split", np.int8),  # SPLIT_ALL, SPLIT_TRAIN or SPLIT_TEST (held-out season setups)
     ("fate_sun", np.int8, (NUM_FATE,)),  # Effect of each Fate card's Sun side
     ("fate_moon", np.int8, (NUM_FATE,)),
     # seasons and scores
