@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
+from fatezoo.envs.core.state import split_code
 
 from . import rules, shaping
-from .checks import check_record
+from .checks import check_record, pair_split, setup_split
 from .encode import OBS, STATE_SIZE, encode, encode_state
 from .heuristic import act_one
 from .presets import TRAIN_PRESET
@@ -16,6 +17,7 @@ from .state import (
     ACTION_NAMES,
     MAX_P,
     NUM_ACTIONS,
+    NUM_VILLAINS,
     STATE_DTYPE,
     VILLAINS,
 )
@@ -23,8 +25,8 @@ from .state import (
 NAMES = ("random",) + VILLAINS
 
 
-def configure(villains="random", fate_token=None, num_players=2) -> dict:
-    """Validate villainous' options (R2, R56); ``num_players`` is passed by the core.
+def configure(villains="random", fate_token=None, split="all", num_players=2) -> dict:
+    """Validate villainous' options (R2, R56, held-out setups); the core passes num_players.
 
     Args:
         villains: "random" (each seat draws one from the record RNG), one of "scar",
@@ -33,6 +35,9 @@ def configure(villains="random", fate_token=None, num_players=2) -> dict:
             own copies).
         fate_token: the Fate token (R55): None uses it with 5-6 players, True at every
             player count, False never.
+        split: held-out setups: "all" (every seating), "train" (never Yzma and Ratigan at
+            seats 0 and 1), "test" (only those); villains named for seats 0 and 1 must
+            allow a seating of the split (RULES.md "Held-out setups").
         num_players: the seats (a common option, passed by the core).
     """
     if isinstance(villains, str):
@@ -56,9 +61,17 @@ def configure(villains="random", fate_token=None, num_players=2) -> dict:
     if fate_token is not None and not isinstance(fate_token, (bool, np.bool_)):
         raise ValueError(f"villainous: fate_token must be None, True or False, got "
                          f"{fate_token!r}")
+    code = split_code("villainous", split)
     opt = [NAMES.index(v) - 1 for v in seats] + [-1] * (MAX_P - num_players)
+    if split != "all" and not any(
+            pair_split(a, b) == split for a in range(NUM_VILLAINS) for b in range(NUM_VILLAINS)
+            if opt[0] in (-1, a) and opt[1] in (-1, b)):
+        raise ValueError(f"villainous: villains={villains!r} puts {seats[0]!r} and "
+                         f"{seats[1]!r} at seats 0 and 1, never a split={split!r} setup "
+                         f"(test: Yzma and Ratigan there, in either order)")
     return {"villains_opt": np.array(opt, np.int8),
-            "fate_token_opt": -1 if fate_token is None else int(bool(fate_token))}
+            "fate_token_opt": -1 if fate_token is None else int(bool(fate_token)),
+            "split": code}
 
 
 SPEC = GameSpec(
@@ -81,14 +94,16 @@ SPEC = GameSpec(
                     determinize=rules.determinize_record, policy=act_one,
                     evaluate=shaping.evaluate),
     default_max_turns=200,
+    format_version=2,  # 2: the split field (held-out setups)
     golden_summary=golden_summary,
     how_to_win="Be the first villain to start a turn with your objective met: Scar 15 "
                "Strength of defeated Heroes in his Succession pile (Mufasa first), Yzma "
                "Kuzco defeated by a Vanquish with Kronk, Ratigan The Robot Queen at "
                "Buckingham Palace (or, once it is discarded, Basil defeated).",
     legend=LEGEND,
+    setup_split=setup_split,
     evaluation=EvalSettings(
-        contract_options=(),
+        contract_options=({"split": "test"},),
         fuzz_games=1000,  # random games per player count in CI (its games are long)
         # half of the 158,190 steps/s measured with 1,024 envs on a loaded 2-core machine, so
         # that load does not fail it (RULES.md: 742,331 on the idle machine)

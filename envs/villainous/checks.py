@@ -14,6 +14,7 @@ import numpy as np
 from fatezoo.envs.core.checks import SEATS, Range, check_ranges, need
 from fatezoo.envs.core.knowledge import KNOWN, check_knowledge
 from fatezoo.envs.core.stack import ASK, KIND, OWNER
+from fatezoo.envs.core.state import SPLITS
 from fatezoo.envs.core.zones import check_conservation
 
 from . import state as S
@@ -27,6 +28,7 @@ RANGES = {
     "num_players": Range(2, S.MAX_P + 1),
     "villains_opt": Range(-1, S.NUM_VILLAINS, per_seat=True, absent=-1),  # -1: random
     "fate_token_opt": Range(-1, 2),  # -1: by player count
+    "split": Range(0, len(SPLITS)),  # held-out setups: all, train, test
     "villain": Range(0, S.NUM_VILLAINS, per_seat=True, absent=-1),
     "power": Range(0, S.MAX_POWER + 1, per_seat=True),
     "locked": Range(0, 2, per_seat=True),
@@ -67,6 +69,22 @@ HERE_KINDS = (S.E_DEFEAT_HERE_LE, S.E_DEFEAT_NAMED_HERE, S.E_DISCARD_ALLY_HERE,
               S.E_MOVE_HERO_FROM_HERE, S.E_MOVE_ALLY_FROM_HERE)
 
 
+# Held-out setups (RULES.md "Held-out setups"): the pairs of seat 0's and seat 1's villains
+# that only split="test" deals. Written apart from the reset kernel that deals them
+# (rules/turn.py ``first_pair``): this is the tests' oracle.
+TEST_PAIRS = frozenset({("yzma", "ratigan"), ("ratigan", "yzma")})
+
+
+def pair_split(first: int, second: int) -> str:
+    """The split of a setup whose seats 0 and 1 hold villains ``first`` and ``second``."""
+    return "test" if (S.VILLAINS[first], S.VILLAINS[second]) in TEST_PAIRS else "train"
+
+
+def setup_split(rec) -> str:
+    """``"train"`` or ``"test"``: the held-out split of a dealt record's setup."""
+    return pair_split(int(rec["villain"][0]), int(rec["villain"][1]))
+
+
 def _vzone(rec, s, z):
     return [int(c) for c in rec["vz"][s * S.VZ + z, : rec["vz_n"][s * S.VZ + z]]]
 
@@ -93,6 +111,10 @@ def check_record(rec) -> None:
     vil = rec["villain"].astype(np.int64)
     need(((vopt[:n] < 0) | (vil[:n] == vopt[:n])).all(), "villain",
          f"the villains option {vopt[:n].tolist()} for each seat (-1: any)")
+    split = next(name for name, code in SPLITS.items() if code == rec["split"])
+    need(split in ("all", setup_split(rec)), "villain",
+         f"a {split} setup at seats 0 and 1 (split={split!r}; test: Yzma and Ratigan)",
+         vil[:2].tolist())
     locked = rec["locked"].astype(np.int64)
     for s in range(n):
         need((locked[s] <= S.LOC_LOCKED[vil[s]]).all(), f"locked[{s}]",

@@ -144,7 +144,7 @@ over a game it telescopes, so it cannot be farmed. The win reward is unchanged.
 
 ## Starting state
 
-Each seat gets a villain (option `villains`), its Realm, shuffled villain and Fate decks
+Each seat gets a villain (options `villains` and `split`), its Realm, shuffled villain and Fate decks
 (Yzma's Fate deck dealt into four face-down piles), four cards and Power 0, 1, 2, 2, 3, 3
 by seat; every mover on the leftmost location; player_0 starts.
 
@@ -162,7 +162,9 @@ Terminated when a villain starts a turn with their objective met. Truncated afte
 ## Arguments
 
 `num_players=2` (2-6), `villains="random"` ("scar", "yzma", "ratigan" for every seat, or a
-list of `num_players` names, seat 0 first, e.g. `["scar", "yzma"]`), `fate_token=None` (True / False), `reward="win"`, `max_turns=None`, `render_mode=None`
+list of `num_players` names, seat 0 first, e.g. `["scar", "yzma"]`), `fate_token=None` (True / False),
+`split="all"` (held-out setups: "test" deals only Yzma and Ratigan at seats 0 and 1, in
+either order, "train" never; RULES.md), `reward="win"`, `max_turns=None`, `render_mode=None`
 ("ansi" or "human"), `illegal="raise"` ("lose").
 
 ## Version history

@@ -284,6 +284,7 @@ ACTION_NAMES = SPACE.names
 GAME_FIELDS = [
     ("villains_opt", np.int8, (MAX_P,)),  # option per seat: -1 random, else the villain
     ("fate_token_opt", np.int8),  # option: -1 by player count, 0 off, 1 on
+    ("split", np.int8),  # option: held-out setups, core.state SPLIT_ALL / _TRAIN / _TEST
     ("villain", np.int8, (MAX_P,)),
     ("power", np.int32, (MAX_P,)),
     ("mover", np.int8, (MAX_P,)),

@@ -9,6 +9,7 @@ from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.knowledge import UNKNOWN
 from fatezoo.envs.core.rng import randint
+from fatezoo.envs.core.state import SPLIT_ALL, SPLIT_TEST
 from fatezoo.envs.core.zones import zone_push, zone_shuffle, zone_take
 
 from .. import state as S
@@ -21,7 +22,11 @@ from .strength import adjacent_open, card_cost, heroes_at, realm_has_hero
 
 @njit(cache=True)
 def reset_game(rec):
-    """R1-R6: villains, Realms, shuffled decks, Yzma's piles, Power by seat, four cards."""
+    """R1-R6: villains, Realms, shuffled decks, Yzma's piles, Power by seat, four cards.
+
+    With split="train" or "test" seats 0 and 1 draw their pair first (``first_pair``);
+    split="all" draws exactly as before the option existed (the goldens hold it).
+    """
     n = rec["num_players"]
     for z in range(S.NUM_VZONES):
         rec["vz_n"][z] = 0
@@ -44,9 +49,12 @@ def reset_game(rec):
         rec["goal"][s] = 0
         for loc in range(4):
             rec["locked"][s, loc] = 0
+    pair = first_pair(rec) if rec["split"] != SPLIT_ALL else -1
     for s in range(n):
         v = rec["villains_opt"][s]
-        if v < 0:
+        if s < 2 and pair >= 0:
+            v = pair // S.NUM_VILLAINS if s == 0 else pair % S.NUM_VILLAINS
+        elif v < 0:
             v = randint(rec["rng"], 3)
         rec["villain"][s] = v
         rec["power"][s] = S.START_POWER[s]
@@ -83,6 +91,44 @@ def reset_game(rec):
     rec["fate_pile"] = -1
     rec["turn_player"] = 0
     start_turn(rec)
+
+
+@njit(cache=True)
+def held_out(first, second):
+    """Held-out setups: seats 0 and 1 are Yzma and Ratigan, in either order (test)."""
+    return (first == S.YZMA and second == S.RATIGAN) or (first == S.RATIGAN and second == S.YZMA)
+
+
+@njit(cache=True)
+def pair_allowed(rec, p):
+    """Pair ``p = first * 3 + second`` of seats 0 and 1: the option allows it, in the split."""
+    a, b = p // S.NUM_VILLAINS, p % S.NUM_VILLAINS
+    o0, o1 = rec["villains_opt"][0], rec["villains_opt"][1]
+    return ((o0 < 0 or o0 == a) and (o1 < 0 or o1 == b)
+            and held_out(a, b) == (rec["split"] == SPLIT_TEST))
+
+
+@njit(cache=True)
+def first_pair(rec):
+    """The villains of seats 0 and 1 (``first * 3 + second``), drawn within ``split``.
+
+    One draw among the allowed pairs (9 pairs: the loops end); configure refuses options
+    that leave none. With none (a record not made by configure) it is -1: the seats draw
+    as with split="all".
+    """
+    m = 0
+    for p in range(S.NUM_VILLAINS * S.NUM_VILLAINS):
+        if pair_allowed(rec, p):
+            m += 1
+    if m == 0:
+        return -1
+    k = randint(rec["rng"], m) if m > 1 else 0
+    for p in range(S.NUM_VILLAINS * S.NUM_VILLAINS):
+        if pair_allowed(rec, p):
+            if k == 0:
+                return p
+            k -= 1
+    return -1
 
 
 @njit(cache=True)
