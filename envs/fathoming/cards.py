@@ -159,7 +159,7 @@ DIVINE_KINDS = np.array([k for k in range(NUM_KINDS) if DIVINE[k]], np.int64)
 # The class pairs held out of training (designed for fatezoo): a deck whose base-game
 # Warriors include both classes of a pair is a test deck. A perfect matching of the 8 base
 # classes, so every class, Warrior and Terrain still meets 6 splash classes in training;
-# no preset deck holds a pair (C::test_presets_are_train_decks).
+# no preset deck holds a pair (tests/fathoming/test_split.py).
 HELD_OUT_PAIRS = (("PIXIE", "MERFOLK"), ("HUMAN", "SPECTER"), ("WEREWOLF", "GOLEM"),
                   ("DRAGON", "GOBLIN"))
 NUM_BASE_CLASSES = DIVINE_CLASS
