@@ -5,15 +5,16 @@ from __future__ import annotations
 import numpy as np
 
 from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
+from fatezoo.envs.core.state import split_code
 
 from . import rules
 from .cards import KIND_BY_NAME, PRESET_DIVINE_ONLY, PRESETS, TYPES
-from .checks import check_record, deck_problem
+from .checks import check_record, deck_problem, held_out_pair, setup_split
 from .encode import OBS, STATE_SIZE, encode, encode_state
 from .heuristic import act_one
 from .presets import TRAIN_PRESET
 from .render import HOW_TO_WIN, LEGEND, render_ansi, render_svg
-from .state import ACTION_NAMES, DECK_SIZE, NUM_ACTIONS, STATE_DTYPE
+from .state import ACTION_NAMES, DECK_SIZE, FIRST_POS, NUM_ACTIONS, STATE_DTYPE
 
 GAME = "fathoming"
 
@@ -48,7 +49,30 @@ def _deck_row(spec, divine: bool, who: str) -> np.ndarray:
     return np.array(kinds, np.int16)
 
 
-def configure(decks="random", divine=False) -> dict:
+def _deck_name(spec, p: int) -> str:
+    return repr(spec) if isinstance(spec, str) else f"the card list of player_{p}"
+
+
+def _check_pinned(specs, rows, split: str) -> None:
+    """Refuse decks fixed by ``decks`` that lie outside the split (R62).
+
+    ``split`` only steers random decks: under ``train`` no fixed deck may be a test deck;
+    under ``test`` two fixed decks must hold a test deck (a random one is drawn as one).
+    """
+    pinned = [(p, held_out_pair(row.tolist())) for p, row in enumerate(rows)
+              if row[FIRST_POS] >= 0]
+    for p, pair in pinned:
+        if split == "train" and pair:
+            raise ValueError(f"{GAME}: deck {_deck_name(specs[p], p)} (player_{p}) holds "
+                             f"Warriors of the held-out class pair {pair[0].title()} + "
+                             f"{pair[1].title()}, a test deck; split='train' never deals it")
+    if split == "test" and len(pinned) == 2 and not any(pair for _, pair in pinned):
+        names = " and ".join(_deck_name(specs[p], p) for p in range(2))
+        raise ValueError(f"{GAME}: decks {names} hold no held-out class pair (a train "
+                         "setup); split='test' needs a test deck or a 'random' one")
+
+
+def configure(decks="random", divine=False, split="all") -> dict:
     """Validate The Fathoming's options; return the record fields they set.
 
     Args:
@@ -56,7 +80,11 @@ def configure(decks="random", divine=False) -> dict:
             spec is a preset name, a list of 40 card names, or ``"random"`` (a legal
             random deck drawn from the game's seed at every reset).
         divine: play with the Divine Intervention expansion.
+        split: held-out setups (RULES.md R62): ``"train"`` deals only decks without a
+            held-out pair of Warrior classes, ``"test"`` games with at least one such
+            deck, ``"all"`` both (random decks as without the option).
     """
+    code = split_code(GAME, split)
     if not isinstance(divine, (bool, np.bool_)):
         raise ValueError(f"{GAME}: divine must be a bool, got {divine!r}")
     divine = bool(divine)
@@ -65,7 +93,8 @@ def configure(decks="random", divine=False) -> dict:
     else:
         specs = [decks, decks]
     rows = [_deck_row(s, divine, f"player_{p}") for p, s in enumerate(specs)]
-    return {"divine": int(divine), "deck_opt": np.stack(rows)}
+    _check_pinned(specs, rows, split)
+    return {"divine": int(divine), "deck_opt": np.stack(rows), "split": code}
 
 
 def golden_summary(rec) -> str:
@@ -92,12 +121,15 @@ SPEC = GameSpec(
                     determinize=rules.determinize_record, policy=act_one,
                     evaluate=rules.evaluate),
     default_max_turns=200,
+    format_version=2,  # 2: the split field (R62)
     golden_summary=golden_summary,
     how_to_win=HOW_TO_WIN,
     legend=LEGEND,
+    setup_split=setup_split,
     evaluation=EvalSettings(
         contract_options=({"divine": True}, {"decks": ("Pixie Swarm", "Werewolf Pack")},
-                          {"divine": True, "decks": ("Divine Convergence", "Moon Pack Rising")}),
+                          {"divine": True, "decks": ("Divine Convergence", "Moon Pack Rising")},
+                          {"split": "test"}),
         # batched steps/s: measured 109,477 at 1024 envs on the shared 2-core machine under
         # load (0.22x its memory floor of 499,394; the issue's 500,000 is that floor); half
         bench_floor=54_000.0,
@@ -114,4 +146,4 @@ determinize = SPEC.determinize  # the core's wrapper of rules.determinize_record
 from .env import env, raw_env, vec  # noqa: E402  (env.py needs SPEC)
 
 __all__ = ["SPEC", "env", "raw_env", "vec", "determinize", "check_record", "configure",
-           "deck_problem", "TYPES"]
+           "deck_problem", "held_out_pair", "setup_split", "TYPES"]

@@ -153,3 +153,18 @@ FILLER_DIVINE = np.array([k for k in range(NUM_KINDS) if CTYPE[k] in (ACTION, IT
                          + [k for k in range(NUM_KINDS) if EXPANSION[k] and not DIVINE[k]
                             and CTYPE[k] not in (ACTION, ITEM)], np.int64)
 DIVINE_KINDS = np.array([k for k in range(NUM_KINDS) if DIVINE[k]], np.int64)
+
+# ---------------------------------------------------------------- held-out setups (R62)
+
+# The class pairs held out of training (designed for fatezoo): a deck whose base-game
+# Warriors include both classes of a pair is a test deck. A perfect matching of the 8 base
+# classes, so every class, Warrior and Terrain still meets 6 splash classes in training;
+# no preset deck holds a pair (tests/fathoming/test_split.py).
+HELD_OUT_PAIRS = (("PIXIE", "MERFOLK"), ("HUMAN", "SPECTER"), ("WEREWOLF", "GOLEM"),
+                  ("DRAGON", "GOBLIN"))
+NUM_BASE_CLASSES = DIVINE_CLASS
+PARTNER = np.full(NUM_BASE_CLASSES, -1, np.int64)  # each base class's held-out partner
+for _a, _b in HELD_OUT_PAIRS:
+    PARTNER[CLASS_NAMES.index(_a)] = CLASS_NAMES.index(_b)
+    PARTNER[CLASS_NAMES.index(_b)] = CLASS_NAMES.index(_a)
+assert sorted(PARTNER.tolist()) == list(range(NUM_BASE_CLASSES))  # a perfect matching

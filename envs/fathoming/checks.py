@@ -16,6 +16,7 @@ import numpy as np
 
 from fatezoo.envs.core.checks import SEATS, Range, check_ranges, need, within
 from fatezoo.envs.core.knowledge import IN_ZONE, KNOWN
+from fatezoo.envs.core.state import SPLIT_TEST, SPLIT_TRAIN, SPLITS
 from fatezoo.envs.core.zones import check_conservation
 
 from . import rules
@@ -25,6 +26,8 @@ from .cards import (
     ABIL_N,
     ACTIVATE_ABIL,
     CARD_NAMES,
+    CLASS_BIT,
+    CLASS_NAMES,
     CTYPE,
     DIVINE,
     E_SEARCH,
@@ -33,6 +36,7 @@ from .cards import (
     E_TURN_SET,
     EXPANSION,
     GLOBAL,
+    HELD_OUT_PAIRS,
     ITEM,
     NUM_KINDS,
     NUM_PROPS,
@@ -89,6 +93,7 @@ MAX_TURNS_DONE = 30000  # turns a player has finished; far above any game's leng
 RANGES = {
     "num_players": Range(NUM_P, NUM_P + 1),
     "divine": Range(0, 2),
+    "split": Range(0, len(SPLITS)),
     "turn_player": Range(0, SEATS),
     "first": Range(0, SEATS),
     "phase": Range(0, len(PHASE_NAMES)),
@@ -142,6 +147,31 @@ def deck_problem(kinds, divine: bool, who: str) -> str | None:
     return None
 
 
+# ---------------------------------------------------------------- held-out setups (R62)
+
+
+def held_out_pair(kinds) -> tuple[str, str] | None:
+    """The first held-out class pair (R62) with base-game Warriors of both its classes.
+
+    None for a train deck; a deck with such a pair is a test deck.
+    """
+    classes = 0
+    for k in kinds:
+        if CTYPE[k] == WARRIOR and not EXPANSION[k]:
+            classes |= int(CLASS_BIT[k])
+    for pair in HELD_OUT_PAIRS:
+        if all(classes >> CLASS_NAMES.index(c) & 1 for c in pair):
+            return pair
+    return None
+
+
+def setup_split(rec) -> str:
+    """``"test"`` if either dealt deck is a test deck (R62), else ``"train"``."""
+    decks = rec["deck_list"]
+    test = any(held_out_pair(decks[p].tolist()) is not None for p in range(NUM_P))
+    return "test" if test else "train"
+
+
 # ---------------------------------------------------------------- relations
 
 
@@ -158,7 +188,7 @@ def _check_fields(rec: dict) -> None:
 
 
 def _check_decks(rec: dict) -> None:
-    """A fixed deck is its option's list; a random one obeys the deck-building rules."""
+    """A fixed deck is its option's list, a random one legal; both in the split (R62)."""
     for p in range(NUM_P):
         opt = rec["deck_opt"][p]
         lst = rec["deck_list"][p]
@@ -167,6 +197,11 @@ def _check_decks(rec: dict) -> None:
         else:
             bad = deck_problem(lst.tolist(), bool(rec["divine"]), f"deck_list[{p}]")
             need(bad is None, f"deck_list[{p}]", "a legal deck", bad)
+    dealt = setup_split(rec)
+    need(rec["split"] != SPLIT_TRAIN or dealt == "train", "deck_list",
+         "a train setup under split=train (no held-out class pair, R62)", dealt)
+    need(rec["split"] != SPLIT_TEST or dealt == "test", "deck_list",
+         "a test setup under split=test (a held-out class pair, R62)", dealt)
 
 
 def _check_zones(rec: dict) -> None:

@@ -331,7 +331,8 @@ turns (default 200).
 ## Arguments
 
 `num_players=2`, `decks="random"` (one spec or a pair: preset name, list of 40 card
-names, or `"random"`), `divine=False`, `reward="win"`, `max_turns=None`,
+names, or `"random"`), `divine=False`, `split="all"` ("train" or "test": held-out
+deck class pairs, RULES.md R62), `reward="win"`, `max_turns=None`,
 `render_mode=None` ("ansi" or "human"), `illegal="raise"` ("lose").
 
 ## Version history

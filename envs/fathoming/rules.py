@@ -26,7 +26,7 @@ from fatezoo.envs.core.knowledge import (
     shuffle_known,
 )
 from fatezoo.envs.core.rng import next_u32, randint
-from fatezoo.envs.core.state import REWARD_SCORE
+from fatezoo.envs.core.state import REWARD_SCORE, SPLIT_ALL, SPLIT_TRAIN
 from fatezoo.envs.core.zones import (
     zone_fill,
     zone_find,
@@ -91,6 +91,7 @@ from .cards import (
     HEALTH,
     ITEM,
     LOOT_VALUE,
+    NUM_BASE_CLASSES,
     NUM_PROPS,
     ON_KILL,
     P_ATK,
@@ -102,6 +103,7 @@ from .cards import (
     P_ITEM_LIMIT,
     P_ITEMS_ACTIVE,
     P_SUMMON_COST,
+    PARTNER,
     PERSONAL,
     PLAYED,
     PLAYED_TARGET,
@@ -1406,17 +1408,45 @@ def _add(counts, deck, m, kind, copies):
     return m
 
 
+# which class pairs a random deck may draw (R62): any, a train pair, a held-out pair
+DECK_ANY, DECK_TRAIN, DECK_TEST = range(3)
+# splash classes of a focus in a train deck: all but the focus and its held-out partner
+TRAIN_SPLASHES = NUM_BASE_CLASSES - 2
+
+
 @njit(cache=True)
-def random_deck(rec, p):
-    """A legal random deck for seat ``p`` from the record's RNG (R60)."""
+def class_pair(rng, want):
+    """A random deck's focus and splash classes (R60) among the pairs ``want`` allows (R62).
+
+    ``DECK_ANY`` draws as R60 always has (so ``split="all"`` deals the same decks); the
+    others draw the focus the same way, then the splash uniformly from the allowed ones.
+    """
+    focus = randint(rng, NUM_BASE_CLASSES)
+    if want == DECK_TEST:
+        return focus, PARTNER[focus]
+    if want == DECK_ANY:
+        splash = randint(rng, NUM_BASE_CLASSES - 1)
+        if splash >= focus:
+            splash += 1
+        return focus, splash
+    skip = randint(rng, TRAIN_SPLASHES)  # the skip-th class neither focus nor partner
+    splash = -1
+    for c in range(NUM_BASE_CLASSES):
+        if c != focus and c != PARTNER[focus]:
+            if skip == 0:
+                splash = c
+            skip -= 1
+    return focus, splash
+
+
+@njit(cache=True)
+def random_deck(rec, p, want):
+    """A legal random deck for seat ``p`` from the record's RNG (R60); ``want``: R62."""
     rng = rec["rng"]
     divine = rec["divine"] != 0
     counts = np.zeros(NUM_KINDS, np.int64)
     deck = np.empty(DECK_SIZE, np.int64)
-    focus = randint(rng, 8)
-    splash = randint(rng, 7)
-    if splash >= focus:
-        splash += 1
+    focus, splash = class_pair(rng, want)
     m = 0
     for i in range(5):
         m = _add(counts, deck, m, CLASS_WARRIORS[focus, i], 2 + randint(rng, 2))
@@ -1448,11 +1478,36 @@ def random_deck(rec, p):
 
 
 @njit(cache=True)
+def deck_wants(rec):
+    """What class pair each seat's random deck may draw under the record's ``split`` (R62).
+
+    ``train``: train pairs only. ``test``: a test game holds at least one test deck; with
+    both decks random, both are test decks (1 in 13), seat 0's alone (6 in 13) or seat 1's
+    alone (6 in 13), the odds ``all`` deals them with; with one deck pinned, the random one
+    is a test deck. ``all``: any pair, and no draw here.
+    """
+    split = rec["split"]
+    if split == SPLIT_ALL:
+        return DECK_ANY, DECK_ANY
+    if split == SPLIT_TRAIN:
+        return DECK_TRAIN, DECK_TRAIN
+    if rec["deck_opt"][0, FIRST_POS] >= 0 or rec["deck_opt"][1, FIRST_POS] >= 0:
+        return DECK_TEST, DECK_TEST  # only the random seat draws
+    u = randint(rec["rng"], 1 + 2 * TRAIN_SPLASHES)  # weights 1*1, 1*6, 6*1
+    if u == 0:
+        return DECK_TEST, DECK_TEST
+    if u <= TRAIN_SPLASHES:
+        return DECK_TEST, DECK_TRAIN
+    return DECK_TRAIN, DECK_TEST
+
+
+@njit(cache=True)
 def reset_game(rec):
-    """Decks (R8, R60), shuffle and draw 5 (R9), coin flip (R10), first turn."""
+    """Decks (R8, R60, R62), shuffle and draw 5 (R9), coin flip (R10), first turn."""
+    wants = deck_wants(rec)
     for p in range(2):
         if rec["deck_opt"][p, FIRST_POS] < 0:
-            random_deck(rec, p)
+            random_deck(rec, p, wants[p])
         else:
             for i in range(DECK_SIZE):
                 rec["deck_list"][p, i] = rec["deck_opt"][p, i]

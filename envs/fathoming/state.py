@@ -114,9 +114,10 @@ NUM_ACTIONS = SPACE.size
 ACTION_NAMES = SPACE.names
 
 GAME_FIELDS = [
-    # options (R8): a deck option row of kinds, -1 everywhere for a random deck (R60)
+    # options (R8, R62): a deck option row of kinds, -1 everywhere for a random deck (R60)
     ("divine", np.int8),
     ("deck_opt", np.int16, (NUM_P, DECK_SIZE)),
+    ("split", np.int8),  # held-out setups (R62): which class pairs random decks may draw
     # the decks of this game (random ones drawn at reset) and the card -> kind map
     ("deck_list", np.int16, (NUM_P, DECK_SIZE)),
     ("turn_player", np.int8),

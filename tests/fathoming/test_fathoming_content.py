@@ -7,6 +7,7 @@ behaviour it checks; RULES.md (envs/fathoming/RULES.md) refers to them as ``C::t
 import math
 import re
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -472,7 +473,10 @@ def test_rules_md_rules_are_numbered_and_name_their_tests():
     assert len(numbers) >= 60
     for block in re.split(r"^- \*\*R\d+ ", RULES, flags=re.M)[1:]:
         rule = block.split("\n- ", 1)[0].split("\n#", 1)[0]
-        assert "P::" in rule or "T::test_" in rule or "C::test_" in rule, rule[:60]
-    # every content test RULES.md promises exists in this module
+        assert any(tag in rule for tag in ("P::", "T::test_", "C::test_", "S::test_")), rule[:60]
+    # every content test RULES.md promises exists in this module, every split test in its own
     for name in set(re.findall(r"C::(test_\w+)", RULES)):
         assert name in globals(), name
+    split_tests = (Path(__file__).parent / "test_split.py").read_text()
+    for name in set(re.findall(r"S::(test_\w+)", RULES)):
+        assert f"def {name}(" in split_tests, name
