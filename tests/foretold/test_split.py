@@ -150,3 +150,16 @@ def test_check_record_refuses_a_split_out_of_range():
             check_record(rec)
         assert "split" in str(err.value) and str(bad) in str(err.value)
         assert "\n" not in str(err.value)
+
+
+def test_a_save_loads_only_into_an_env_of_its_split():
+    train = fatezoo.make_vec(GAME, num_envs=2, seed=4, split="train")
+    train.reset()
+    test = fatezoo.make_vec(GAME, num_envs=2, seed=4, split="test")
+    test.reset()
+    with pytest.raises(ValueError, match="split") as err:
+        test.load_states(train.save_states())
+    assert "\n" not in str(err.value)
+    again = fatezoo.make_vec(GAME, num_envs=2, seed=9, split="train")
+    again.load_states(train.save_states())
+    assert again.states.tobytes() == train.states.tobytes()
