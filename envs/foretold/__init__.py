@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
+from fatezoo.envs.core.state import split_code
 
 from . import rules
-from .cards import NC
+from .cards import C_COST, C_FATE, NC, T_NAMES
 from .checks import check_record, temple_is_legal
 from .encode import OBS, STATE_SIZE, encode, encode_state
 from .heuristic import act_one
@@ -19,7 +20,7 @@ from .render import HOW_TO_WIN, LEGEND, render_ansi, render_svg
 from .state import ACTION_NAMES, MAX_LIFE, NUM_ACTIONS, STATE_DTYPE
 
 
-def configure(two_player_variant=False, fatesworn=False) -> dict:
+def configure(two_player_variant=False, fatesworn=False, split="all") -> dict:
     """Validate Foretold's options; return the record fields they set.
 
     Args:
@@ -27,12 +28,41 @@ def configure(two_player_variant=False, fatesworn=False) -> dict:
             players (FACTS); allowed with any count (RULES.md R8).
         fatesworn: play with the Fatesworn expansion (RULES.md R86-R89): its 13 Faithful
             (Decrees), Arrows and the four Relics of the Fates, 10 more cards per Fate Deck.
+        split: the held-out setups dealt (RULES.md "Held-out setups"): ``"all"``, or only
+            the ``"train"`` or the ``"test"`` openings of the Tile and Fate Decks. It
+            restricts only what is shuffled, so it goes with every value of the options above.
     """
     for name, value in (("two_player_variant", two_player_variant), ("fatesworn", fatesworn)):
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"foretold: {name} must be a bool, got {value!r}")
     return {"two_player_variant": int(bool(two_player_variant)),
-            "fatesworn": int(bool(fatesworn))}
+            "fatesworn": int(bool(fatesworn)),
+            "split": split_code("foretold", split)}
+
+
+# the held-out opening cards (RULES.md "Held-out setups"), read here apart from the kernel
+# that deals them (rules.deal_split): the Rooms whose B-side works every turn, and each
+# Fate's own Relic Cost 3 cards
+TEST_TILES = ("Armory", "Vault", "Healing Spring")
+TEST_FATE_COST = 3
+
+
+def setup_split(rec) -> str:
+    """``"test"`` if a dealt game opens with a held-out card on top of a deck, else ``"train"``.
+
+    The opening is the Tile Deck's top Tile and each Fate Deck's top card (RULES.md
+    "Held-out setups"): a test setup has one of ``TEST_TILES`` on top of the Tile Deck or
+    a card of the deck's own Fate with Relic Cost ``TEST_FATE_COST`` on top of a Fate Deck.
+    """
+    n = int(rec["t_deck_n"][0])
+    if n and T_NAMES[int(rec["t_deck"][0, n - 1])] in TEST_TILES:
+        return "test"
+    for fate in range(4):
+        n = int(rec["c_deck_n"][fate])
+        top = int(rec["c_deck"][fate, n - 1]) if n else -1
+        if top >= 0 and C_FATE[top] == fate and C_COST[top] == TEST_FATE_COST:
+            return "test"
+    return "train"
 
 
 def golden_summary(rec) -> str:
@@ -60,13 +90,17 @@ SPEC = GameSpec(
                     determinize=rules.determinize_record, policy=act_one,
                     evaluate=rules.evaluate, asks=rules.asks),
     default_max_turns=150,
+    format_version=2,  # 2: the split field
     golden_summary=golden_summary,
     how_to_win=HOW_TO_WIN,
     legend=LEGEND,
+    setup_split=setup_split,
     evaluation=EvalSettings(
-        # one option set with every option on (Fatesworn too), so that the CI fuzz plays
-        # 1,000 games per option set and count with and without Fatesworn
-        contract_options=({"two_player_variant": True, "reward": "score", "fatesworn": True},),
+        # one option set with every option on (Fatesworn and the held-out test setups too),
+        # so that the CI fuzz plays 1,000 games per option set and count with and without
+        # Fatesworn
+        contract_options=({"two_player_variant": True, "reward": "score", "fatesworn": True,
+                           "split": "test"},),
         fuzz_games=1000,  # full games per configuration in CI
         fuzz_option_games=1000,
         # batched steps/s at 1,024 envs; about half of `fatezoo bench foretold`'s 122,840 on

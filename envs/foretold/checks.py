@@ -16,6 +16,7 @@ import numpy as np
 
 from fatezoo.envs.core.checks import SEATS, Range, RecordError, check_ranges, need
 from fatezoo.envs.core.stack import ASK, KIND, OWNER, asked_seat
+from fatezoo.envs.core.state import SPLITS
 from fatezoo.envs.core.zones import zone_contents
 
 from . import cards as C
@@ -64,6 +65,7 @@ RANGES = {
     "num_players": Range(2, S.MAX_P + 1),
     "two_player_variant": Range(0, 2),
     "fatesworn": Range(0, 2),
+    "split": Range(0, len(SPLITS)),  # SPLIT_ALL, SPLIT_TRAIN, SPLIT_TEST
     "phase": Range.of(Phase),
     "turn_player": Range(0, SEATS),
     "devotees": Range(0, 61),

@@ -463,13 +463,15 @@ after `max_turns` player turns (default 150).
 
 `num_players=2` (2-4), `two_player_variant=False` (each Treasury starts on its B-side, an
 Altar; R8), `fatesworn=False` (the Fatesworn expansion, R86-R89: its 13 Faithful, Arrows,
-the four Relics of the Fates and 10 more cards per Fate Deck), `reward="win"`
-(`"score"`), `max_turns=None`, `render_mode=None` ("ansi" or "human"), `illegal="raise"`
+the four Relics of the Fates and 10 more cards per Fate Deck), `split="all"` (`"train"` or
+`"test"`: only the held-out setups of that part, RULES.md "Held-out setups"),
+`reward="win"` (`"score"`), `max_turns=None`, `render_mode=None` ("ansi" or "human"), `illegal="raise"`
 ("lose").
 
 ## Version history
 
-- v0: first release (the whole base game and Fatesworn; see RULES.md Status).
+- v0: first release (the whole base game and Fatesworn; see RULES.md Status). Record
+  format 2 adds the `split` option's field; `split="all"` deals the same games as before.
 
 ## Example
 

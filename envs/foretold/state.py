@@ -179,6 +179,7 @@ ACTION_NAMES = SPACE.names
 GAME_FIELDS = [
     ("two_player_variant", np.int8),  # option (R8)
     ("fatesworn", np.int8),  # option (R87): the Fatesworn cards are in the game
+    ("split", np.int8),  # option: the held-out setups dealt (core.state SPLIT_*; RULES.md)
     ("turn_player", np.int8),
     ("phase", np.int8),
     ("life", np.int8, (MAX_P,)),

@@ -3,10 +3,13 @@
 # ruff: noqa: D103  (as for envs/*/rules.py: kernels named after the rule they apply)
 from __future__ import annotations
 
+import numpy as np
+
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.rng import randint
 from fatezoo.envs.core.stack import asked_seat
-from fatezoo.envs.core.zones import zone_push, zone_shuffle
+from fatezoo.envs.core.state import SPLIT_TEST, SPLIT_TRAIN
+from fatezoo.envs.core.zones import zone_count_kind, zone_push, zone_shuffle
 
 from .. import cards as C
 from .. import state as S
@@ -128,6 +131,69 @@ def deal_tiles(rec, n, rng):
     zone_shuffle(rec["t_deck"], rec["t_deck_n"], S.DECK, rng)
 
 
+# Held-out setups (RULES.md "Held-out setups (`split`)", designed for fatezoo): a setup is a
+# test setup when its opening holds a held-out card: the Tile Deck's top Tile is a Room with a
+# passive effect (Armory, Vault, Healing Spring), or a Fate Deck's top card is one of its own
+# Fate's Relic Cost 3 cards (not a Fatesworn-symbol card)
+ROOM = 2  # C.T_KIND: start, trap, room, connector
+HELD_TILE = ((C.T_KIND == ROOM) & (C.T_WHEN == C.WHEN.index("passive"))).astype(np.int64)
+HELD_CARD = ((C.C_COST == 3) & (C.C_FATE < 4)).astype(np.int64)  # C_FATE 4: the symbol
+
+
+@njit(cache=True, inline="always")
+def class_to_top(cards, counts, z, kinds, kind, j):
+    """Swap the ``j``-th card (from the bottom) with ``kinds[card] == kind`` onto the top."""
+    top = counts[z] - 1
+    for i in range(counts[z]):
+        if kinds[cards[z, i]] == kind:
+            if j == 0:
+                c = cards[z, i]
+                cards[z, i] = cards[z, top]
+                cards[z, top] = c
+                return
+            j -= 1
+
+
+@njit(cache=True, inline="always")
+def keep_held_off_top(cards, counts, z, kinds, rng):
+    """A held-out top card swaps places with a uniformly drawn card that is not held out."""
+    if kinds[cards[z, counts[z] - 1]]:
+        kept = counts[z] - zone_count_kind(cards, counts, z, kinds, 1)
+        class_to_top(cards, counts, z, kinds, 0, randint(rng, kept))
+
+
+@njit(cache=True, inline="always")
+def deal_split(rec, rng):
+    """The opening of a ``split`` (RULES.md): the shuffled decks, then train or test tops.
+
+    ``train``: each opening deck (the Tile Deck, the four Fate Decks) whose top card is held
+    out swaps it with a uniformly drawn card of the same deck that is not. ``test``: one card
+    drawn uniformly among the held-out cards of the five opening decks goes on top of its
+    deck. ``all`` draws nothing more.
+    """
+    split = rec["split"]
+    if split == SPLIT_TRAIN:
+        keep_held_off_top(rec["t_deck"], rec["t_deck_n"], S.DECK, HELD_TILE, rng)
+        for f in range(4):
+            keep_held_off_top(rec["c_deck"], rec["c_deck_n"], f, HELD_CARD, rng)
+    elif split == SPLIT_TEST:
+        tiles = zone_count_kind(rec["t_deck"], rec["t_deck_n"], S.DECK, HELD_TILE, 1)
+        total = tiles
+        for f in range(4):
+            total += zone_count_kind(rec["c_deck"], rec["c_deck_n"], f, HELD_CARD, 1)
+        j = randint(rng, total)
+        if j < tiles:
+            class_to_top(rec["t_deck"], rec["t_deck_n"], S.DECK, HELD_TILE, 1, j)
+            return
+        j -= tiles
+        for f in range(4):
+            m = zone_count_kind(rec["c_deck"], rec["c_deck_n"], f, HELD_CARD, 1)
+            if j < m:
+                class_to_top(rec["c_deck"], rec["c_deck_n"], f, HELD_CARD, 1, j)
+                return
+            j -= m
+
+
 @njit(cache=True, inline="always")
 def clear_state(rec):
     """Nothing held, chosen, raided, rolled or stacked yet."""
@@ -169,13 +235,17 @@ def clear_state(rec):
 
 @njit(cache=True)
 def reset_game(rec):
-    """R1-R9: Temples, Life, starting Faithful, the Marketplace, shuffled decks, first player."""
+    """R1-R9: Temples, Life, starting Faithful, the Marketplace, shuffled decks, first player.
+
+    With a ``split`` the opening decks' tops come from its part of the setups (RULES.md).
+    """
     n = int(rec["num_players"])
     rng = rec["rng"]
     clear_seats(rec, n)
     deal_faithful(rec, n)
     shuffle_decks(rec, rng)
     deal_tiles(rec, n, rng)
+    deal_split(rec, rng)
     clear_state(rec)
     first = randint(rng, n)  # R7
     rec["turn_player"] = first
