@@ -303,7 +303,7 @@ NUM_ACTIONS = SPACE.size
 ACTION_NAMES = SPACE.names
 assert NUM_ACTIONS == 345
 
-# ---- held-out setups (RULES.md, "Held-out setups"): a setup is the content the rules text
+# ---- held-out setups (RULES.md section 20): a setup is the content the rules text
 # puts back in the box, the nightmare out of the game and the 3 grey miracles out of it;
 # SETUP_OUT[k] is setup k's pair of bit masks (SETUP_PARTS), over nightmare types and over
 # grey ids - NUM_WHITE. A setup is "test" when its nightmare type plus its three grey miracle
