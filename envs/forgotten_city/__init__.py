@@ -6,6 +6,7 @@ Rules: RULES.md; doc page: ``env.py``.
 from __future__ import annotations
 
 from fatezoo.envs.core.spec import EvalSettings, GameSpec, Kernels
+from fatezoo.envs.core.state import split_code
 
 from . import rules
 from .checks import check_record
@@ -13,16 +14,31 @@ from .encode import OBS, STATE_SIZE, encode, encode_state
 from .heuristic import act_one
 from .presets import TRAIN_PRESET
 from .render import HOW_TO_WIN, LEGEND, render_ansi, render_svg
-from .state import ACTION_NAMES, NUM_ACTIONS, STATE_DTYPE
+from .state import ACTION_NAMES, MIR_TYPE, NUM_ACTIONS, STATE_DTYPE
 
 
-def configure() -> dict:
-    """Forgotten City has no options of its own.
+def configure(split="all") -> dict:
+    """Validate Forgotten City's option; return the record field it sets.
 
     ``num_players`` (2-4) and ``reward`` (``"win"``, or ``"score"`` for the
     VP-difference shaping of R58) are the common options.
+
+    Args:
+        split: ``"all"`` (every setup), ``"train"`` or ``"test"``: deal only setups of that
+            held-out part (RULES.md, "Held-out setups"): a setup is the nightmare and the 3
+            grey miracles put back in the box, and 98 of the 392 are test setups.
     """
-    return {}
+    return {"split": split_code("forgotten_city", split)}
+
+
+def setup_split(rec) -> str:
+    """``"train"`` or ``"test"``: the held-out part of a dealt game (RULES.md section 20).
+
+    Read from the content out of the game: ``"test"`` when the nightmare type out plus the
+    3 grey miracle types out is a multiple of 4.
+    """
+    total = int(rec["nm_out"]) + sum(int(MIR_TYPE[g]) for g in rec["gout"].tolist())
+    return "test" if total % 4 == 0 else "train"
 
 
 def golden_summary(rec) -> str:
@@ -49,14 +65,16 @@ SPEC = GameSpec(
                     determinize=rules.determinize_record, policy=act_one,
                     evaluate=rules.evaluate),
     default_max_turns=3000,
+    format_version=2,  # 2: the split field
     golden_summary=golden_summary,
     how_to_win=HOW_TO_WIN,
     legend=LEGEND,
     # every seat sees the same table; only the face-down stacks are hidden, from all alike
     # (the contract's hidden-information check then asks determinize to move the full state)
     symmetric_information=True,
+    setup_split=setup_split,
     evaluation=EvalSettings(
-        contract_options=({"reward": "score"},),
+        contract_options=({"reward": "score"}, {"split": "test"}),
         # batched steps/s that `fatezoo bench` requires, about half of what the core measures on
         # an idle 2-core machine: 452,886 at 1,024 envs (0.38x the memory floor of copying the
         # 2,729-entry observation and the 345-entry mask); a loaded machine (load 6-8) gives

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from fatezoo.envs.core.checks import SEATS, Range, check_ranges, need, within
+from fatezoo.envs.core.state import SPLITS
 
 from .state import (
     AREA_SPACES,
@@ -53,6 +54,7 @@ COIN_FLOW_CAP = 10**8
 
 RANGES = {
     "num_players": Range(MIN_P, MAX_P + 1),
+    "split": Range(0, len(SPLITS)),
     "current_player": Range(0, SEATS),
     "phase": Range.of(Phase),
     "dec": Range.of(Dec),

@@ -452,7 +452,8 @@ Terminated after the Nightmare phase of round 6. Truncated after `max_turns` dec
 
 ## Arguments
 
-`num_players=2` (2-4), `reward="win"` (`"score"`), `max_turns=None`,
+`num_players=2` (2-4), `reward="win"` (`"score"`), `split="all"` (`"train"` or `"test"`:
+deal only held-out train or test setups, RULES.md section 20), `max_turns=None`,
 `render_mode=None` ("ansi" or "human"), `illegal="raise"` ("lose").
 
 ## Version history

@@ -13,8 +13,8 @@ import numpy as np
 from fatezoo.envs.core.decisions import in_block, open_where, set_block
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
-from fatezoo.envs.core.rng import next_u32, shuffle
-from fatezoo.envs.core.state import REWARD_SCORE
+from fatezoo.envs.core.rng import next_u32, randint, shuffle
+from fatezoo.envs.core.state import REWARD_SCORE, SPLIT_TEST, SPLIT_TRAIN
 
 from .state import (
     A_ABANDON,
@@ -61,9 +61,9 @@ from .state import (
     NM_COLOR,
     NM_HP,
     NUM_COLORS,
+    NUM_GREY,
     NUM_HEX,
     NUM_LEVELS,
-    NUM_MIR,
     NUM_MON,
     NUM_NM,
     NUM_NM_POS,
@@ -84,16 +84,21 @@ from .state import (
     RES_PER_COLOR,
     REST_COINS,
     ROUNDS,
+    S_GREY_OUT,
+    S_NM_OUT,
+    SETUP_OUT,
     START_COINS,
     START_RES,
     START_VP,
     T_CENTRAL,
     T_PORTAL,
     T_STONE,
+    TEST_SETUPS,
     TILE_LAYOUT,
     TRACK_CAP,
     TRACK_MONS,
     TRACK_SPACES,
+    TRAIN_SETUPS,
     TREE_COST,
     TREE_SPACES,
     TREE_VP,
@@ -343,8 +348,9 @@ def reset_game(rec):
     deal_tiles(rec, rng)
     reset_players(rec)
     deal_track(rec, rng)
-    deal_miracles(rec, rng)
-    deal_nightmares(rec, rng)
+    setup = draw_setup(rec, rng)
+    deal_miracles(rec, rng, setup)
+    deal_nightmares(rec, rng, setup)
     # flow
     rec["round"] = 0
     rec["pending_any"] = 0
@@ -434,8 +440,39 @@ def deal_track(rec, rng):
 
 
 @njit(cache=True, inline="always")  # called once, from reset_game
-def deal_miracles(rec, rng):
-    """R5: the white stack and display, the grey display and the greys out of the game."""
+def draw_setup(rec, rng):
+    """The setup (a row of SETUP_OUT) of a ``train`` or ``test`` game, uniform in its part.
+
+    -1 with ``split="all"``: no draw here, and R5 and R6 deal as they always have.
+    """
+    if rec["split"] == SPLIT_TRAIN:
+        return TRAIN_SETUPS[randint(rng, len(TRAIN_SETUPS))]
+    if rec["split"] == SPLIT_TEST:
+        return TEST_SETUPS[randint(rng, len(TEST_SETUPS))]
+    return -1
+
+
+@njit(cache=True)
+def fill_out_last(arr, n, first, out_bits):
+    """Write the ids ``first..first+n-1`` into ``arr[:n]``, those out of the game last.
+
+    Id ``x`` is out when bit ``x - first`` of ``out_bits`` is set; each part keeps id order.
+    """
+    k = 0
+    for last in range(2):
+        for i in range(n):
+            if ((out_bits >> i) & 1) == last:
+                arr[k] = first + i
+                k += 1
+
+
+@njit(cache=True, inline="always")  # called once, from reset_game
+def deal_miracles(rec, rng, setup):
+    """R5: the white stack and display, the grey display and the greys out of the game.
+
+    ``setup`` >= 0 (split train or test): its 3 greys go out of the game and the other 5 are
+    shuffled into the display.
+    """
     for i in range(NUM_WHITE):
         rec["wstack"][i] = i
     shuffle(rec["wstack"], NUM_WHITE, rng)
@@ -444,10 +481,14 @@ def deal_miracles(rec, rng):
         rec["wstack_n"] -= 1
         rec["wshow"][k] = rec["wstack"][rec["wstack_n"]]
         rec["wstack"][rec["wstack_n"]] = -1
-    grey = np.empty(NUM_MIR - NUM_WHITE, np.int8)
-    for i in range(NUM_MIR - NUM_WHITE):
-        grey[i] = NUM_WHITE + i
-    shuffle(grey, NUM_MIR - NUM_WHITE, rng)
+    grey = np.empty(NUM_GREY, np.int8)
+    if setup < 0:
+        for i in range(NUM_GREY):
+            grey[i] = NUM_WHITE + i
+        shuffle(grey, NUM_GREY, rng)
+    else:
+        fill_out_last(grey, NUM_GREY, NUM_WHITE, SETUP_OUT[setup, S_GREY_OUT])
+        shuffle(grey, GREY_SHOWN, rng)
     for k in range(GREY_SHOWN):
         rec["gshow"][k] = grey[k]
     for k in range(GREY_OUT):
@@ -462,12 +503,20 @@ def deal_miracles(rec, rng):
 
 
 @njit(cache=True, inline="always")  # called once, from reset_game
-def deal_nightmares(rec, rng):
-    """R6: one nightmare per position, unhurt; one out of the game; the first one shown."""
+def deal_nightmares(rec, rng, setup):
+    """R6: one nightmare per position, unhurt; one out of the game; the first one shown.
+
+    ``setup`` >= 0 (split train or test): its nightmare goes out of the game and the other 6
+    are shuffled onto the positions.
+    """
     cards = np.empty(NUM_NM, np.int8)
-    for i in range(NUM_NM):
-        cards[i] = i
-    shuffle(cards, NUM_NM, rng)
+    if setup < 0:
+        for i in range(NUM_NM):
+            cards[i] = i
+        shuffle(cards, NUM_NM, rng)
+    else:
+        fill_out_last(cards, NUM_NM, 0, SETUP_OUT[setup, S_NM_OUT])
+        shuffle(cards, NUM_NM_POS, rng)
     for k in range(NUM_NM_POS):
         rec["nm_at"][k] = cards[k]
         rec["hits"][k] = 0

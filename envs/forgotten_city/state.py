@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import csv
 from enum import IntEnum
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
@@ -302,7 +303,26 @@ NUM_ACTIONS = SPACE.size
 ACTION_NAMES = SPACE.names
 assert NUM_ACTIONS == 345
 
+# ---- held-out setups (RULES.md section 20): a setup is the content the rules text
+# puts back in the box, the nightmare out of the game and the 3 grey miracles out of it;
+# SETUP_OUT[k] is setup k's pair of bit masks (SETUP_PARTS), over nightmare types and over
+# grey ids - NUM_WHITE. A setup is "test" when its nightmare type plus its three grey miracle
+# types is a multiple of SPLIT_MOD (98 of the 392, 25%); TRAIN_SETUPS and TEST_SETUPS index
+# SETUP_OUT, and reset draws one of them uniformly.
+SETUP_PARTS = ("nightmare out", "greys out")
+S_NM_OUT, S_GREY_OUT = range(len(SETUP_PARTS))
+SPLIT_MOD = 4
+_GREY_TYPE0 = int(MIR_TYPE[NUM_WHITE])
+_setups = [(o, out) for o in range(NUM_NM) for out in combinations(range(NUM_GREY), GREY_OUT)]
+SETUP_OUT = np.array([[1 << o, sum(1 << g for g in out)] for o, out in _setups], np.int64)
+_test = [(o + sum(_GREY_TYPE0 + g for g in out)) % SPLIT_MOD == 0 for o, out in _setups]
+TRAIN_SETUPS = np.array([k for k, t in enumerate(_test) if not t], np.int64)
+TEST_SETUPS = np.array([k for k, t in enumerate(_test) if t], np.int64)
+assert len(TRAIN_SETUPS) == 294 and len(TEST_SETUPS) == 98
+assert (MIR_TYPE[NUM_WHITE:] == _GREY_TYPE0 + np.arange(NUM_GREY)).all()  # one copy per type
+
 GAME_FIELDS = [
+    ("split", np.int8),  # the split option: SPLIT_ALL, SPLIT_TRAIN or SPLIT_TEST (core state.py)
     # flow
     ("round", np.int8),
     ("phase", np.int8),
