@@ -1,9 +1,10 @@
 """Held-out setups: every game's ``split`` option, checked against its own classifier.
 
 Each game declares ``setup_split(record) -> "train" | "test"`` apart from the reset kernel
-that deals setups; here every game's ``train`` env deals only ``train`` setups, its ``test``
-env only ``test`` ones (also after auto-resets), the spaces are the same across splits, and the CLI's ``train`` and ``eval`` take the option. Each game's own test
-file checks its split with hand-built expectations.
+that deals setups; here every game's ``train`` env deals only ``train`` setups, its
+``test`` env only ``test`` ones (also after auto-resets), the spaces are the same across
+splits, and the CLI's ``train`` and ``eval`` take the option. Each game's own test file
+checks its split with hand-built expectations.
 """
 
 from __future__ import annotations
