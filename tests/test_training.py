@@ -270,7 +270,8 @@ def test_train_arguments_round_trip():
                               "--eval-opponents", "random", "--no-progress"])
     opts = options_from_args(args)
     assert (opts.timesteps, opts.net_arch, opts.num_envs, opts.w_self) == (5000, (32, 16), 8, 0)
-    assert opts.reward == "win" and opts.game_options == {"seasons": 2}
+    # a game with held-out setups trains on its train split unless told otherwise
+    assert opts.reward == "win" and opts.game_options == {"seasons": 2, "split": "train"}
     assert opts.eval_opponents == ("random",) and opts.progress is False
     with pytest.raises(ValueError, match="num_envs"):
         options_from_args(parser.parse_args([GAME, "--envs", "0"]))
@@ -425,7 +426,10 @@ def test_presets_neutral_defaults_and_user_values_win(monkeypatch):
     ff = O.TrainOptions(GAME)
     assert TRAIN_PRESET and O.train_preset(GAME) == TRAIN_PRESET
     for name, value in neutral.items():
-        assert getattr(ff, name) == TRAIN_PRESET.get(name, value), name
+        want = TRAIN_PRESET.get(name, value)
+        if name == "game_options":  # the train split unless the options name one
+            want = dict(want, split="train")
+        assert getattr(ff, name) == want, name
     assert ff.num_envs == TRAIN_PRESET["num_envs"] != neutral["num_envs"]
     assert O.TrainOptions(GAME, num_envs=8, reward="win").num_envs == 8
     assert O.TrainOptions(GAME, reward="win").reward == "win"
