@@ -172,7 +172,7 @@ class TrainOptions:
         # (``--option split=all`` or ``--split test``), so its test setups stay unseen
         if isinstance(self.game_options, dict) and "split" not in self.game_options \
                 and self.game in game_names() \
-                and "split" in get_spec(self.game).option_defaults:
+                and "split" in getattr(get_spec(self.game), "option_defaults", {}):
             self.game_options = dict(self.game_options, split="train")
 
     @staticmethod
