@@ -260,6 +260,15 @@ def strip_time(card: dict) -> dict:
     return {k: v for k, v in card.items() if k != "seconds"}
 
 
+def test_a_declared_game_rates_on_its_declared_anchors():
+    card = evaluate_agent("fatefell", "random", games=2)
+    (c,) = card["cards"]
+    assert c["anchors"]["source"] == "declared by protocol v1"
+    assert c["anchors"]["ratings"] == PROTOCOLS["v1"].anchors[("fatefell", 2)]
+    short = evaluate_agent("fatefell", "random", games=2, options={"seasons": 1})
+    assert "this card's options" in short["cards"][0]["anchors"]["source"]
+
+
 def test_the_card_is_the_same_for_any_batch_size():
     one = evaluate_agent("fatefell", "random", games=4, batch=1)
     three = evaluate_agent("fatefell", "random", games=4, batch=3)

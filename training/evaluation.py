@@ -83,7 +83,12 @@ PROTOCOLS = {
         anchor_games=1000,
         options={"reward": "win"},
         prior_games=1.0,
-        anchors={},  # to be declared from `fatezoo eval GAME --calibrate` on an idle machine
+        # `fatezoo eval GAME --calibrate` (the suite round robin, 1,000 games a pair): a
+        # game and player count not listed here measures them in each card's own run
+        anchors={
+            ("fatefell", 2): {"random": 1000.0, "heuristic": 2413.2, "ismcts:sims=200": 2583.8,
+                              "baseline:v1": 2605.5},
+        },
     ),
 }
 
