@@ -62,6 +62,22 @@ def test_no_setup_crosses_its_split(game, n):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_split_all_is_the_default_and_deals_todays_games(game):
+    """The default deals byte for byte what ``split="all"`` deals (the golden transcripts pin
+    those games to the ones dealt before the option existed), under every contract option
+    set too."""
+    spec = get_spec(game)
+    for options in [{}] + [{k: v for k, v in o.items() if k != "split"}
+                           for o in spec.evaluation.contract_options]:
+        a = fatezoo.make_vec(game, num_envs=64, seed=3, **options)
+        b = fatezoo.make_vec(game, num_envs=64, seed=3, split="all", **options)
+        a.reset()
+        b.reset()
+        assert (a.states["split"] == 0).all() and (b.states["split"] == 0).all()
+        assert a.states.tobytes() == b.states.tobytes(), options
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_spaces_are_the_same_across_splits(game):
     spaces = []
     for split in ("all", "train", "test"):

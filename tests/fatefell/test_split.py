@@ -155,16 +155,6 @@ def test_test_split_games_play_to_the_end_and_pass_the_record_checks(n):
 # ---------------------------------------------------------------- (d) split="all"
 
 
-def test_split_all_deals_exactly_todays_games():
-    for options in ({}, {"advanced": True}):
-        a = fatezoo.make_vec("fatefell", num_envs=64, seed=3, **options)
-        b = fatezoo.make_vec("fatefell", num_envs=64, seed=3, split="all", **options)
-        a.reset()
-        b.reset()
-        assert (a.states["split"] == 0).all() and (b.states["split"] == 0).all()
-        assert a.states.tobytes() == b.states.tobytes()
-
-
 # ---------------------------------------------------------------- (e) errors
 
 

@@ -132,16 +132,7 @@ def test_test_games_play_to_the_end(options):
     assert report
 
 
-def test_split_all_deals_todays_games():
-    # (d) the default deals byte for byte what split="all" deals, the split field 0 in both
-    # (the golden transcripts pin those games to the ones dealt before the option existed)
-    a = fatezoo.make_vec("fathoming", num_envs=64, seed=3)
-    b = fatezoo.make_vec("fathoming", num_envs=64, seed=3, split="all")
-    a.reset()
-    b.reset()
-    assert (a.states["split"] == 0).all() and (b.states["split"] == 0).all()
-    assert a.states.tobytes() == b.states.tobytes()
-    assert SPEC.format_version == 2
+
 
 
 def test_one_fixed_deck_and_a_random_one():

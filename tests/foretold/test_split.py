@@ -117,15 +117,6 @@ def test_test_setups_play_to_the_end(n, games):
     assert report["terminated"] + report["truncated"] == games and report["terminated"] > 0
 
 
-def test_all_deals_todays_games():
-    default = fatezoo.make_vec(GAME, num_envs=64, seed=3)
-    default.reset()
-    named = fatezoo.make_vec(GAME, num_envs=64, seed=3, split="all")
-    named.reset()
-    assert (default.states["split"] == 0).all() and (named.states["split"] == 0).all()
-    assert default.states.tobytes() == named.states.tobytes()
-
-
 @pytest.mark.parametrize("bad", ["holdout", "Train", 1, None])
 def test_bad_split_is_a_one_line_error_naming_it(bad):
     for make in (lambda: configure(split=bad),

@@ -108,17 +108,6 @@ def test_test_setups_play_to_the_end_and_pass_the_record_checks(n):
     assert out["games"] == 100 and out["terminated"] > 0
 
 
-def test_split_all_is_the_default_and_deals_todays_games():
-    a = fatezoo.make_vec("villainous", num_envs=64, seed=3)
-    b = fatezoo.make_vec("villainous", num_envs=64, seed=3, split="all")
-    a.reset()
-    b.reset()
-    assert (a.states["split"] == 0).all() and (b.states["split"] == 0).all()
-    assert a.states.tobytes() == b.states.tobytes()
-    assert SPEC.option_defaults["split"] == "all"
-    # the golden transcripts (tests/villainous/golden) hold the rest: same draws, same order
-
-
 def test_spaces_are_the_same_in_every_split():
     envs = {s: fatezoo.make("villainous", num_players=3, split=s) for s in CODES}
     for env in envs.values():
