@@ -224,9 +224,8 @@ def card_for_players(arenas: _Arenas, agent: str, num_players: int, games: int) 
                      "score_margin": None if not field_name or res["score_margin"][me][them]
                      is None else sign * res["score_margin"][me][them],
                      "truncated": res["truncated"]})
-    declared = protocol.anchors.get((game, num_players), {})
-    if arenas.options != protocol.options:  # declared anchors hold for the protocol's options
-        declared = {}
+    own = arenas.options == protocol.options  # declared anchors hold for these options only
+    declared = protocol.anchors.get((game, num_players), {}) if own else {}
     if members and all(m in declared for m in members):
         anchors = {m: float(declared[m]) for m in members}
         source = f"declared by protocol {protocol.name}"
@@ -234,8 +233,8 @@ def card_for_players(arenas: _Arenas, agent: str, num_players: int, games: int) 
         anchors = calibrate(arenas, members, num_players, protocol.anchor_games
                             if games >= protocol.games else games)
         source = ("measured in this run (suite round robin; not yet declared by the protocol)"
-                  if arenas.options == protocol.options else "measured in this run (suite "
-                  "round robin with this card's options; the protocol's anchors hold for its own)")
+                  if own else "measured in this run (suite round robin with this card's "
+                  "options; the protocol's anchors hold for its own)")
     rating = None
     if members:
         fit = fit_outcomes(labels, outcomes, protocol.prior_games, anchors=anchors)["agent"]

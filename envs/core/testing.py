@@ -686,9 +686,9 @@ def check_sample_worlds(game: str, num_players: int = 2, rows: int = 8, samples:
             for s in range(samples):
                 worlds = vec.sample_worlds(viewers, gen)
                 K.batch_encode(worlds, viewers, obs)
-                for i in np.flatnonzero((obs != seen).any(axis=1)):
-                    raise AssertionError(f"{game}: seat {viewers[i]}'s observation of game {i} "
-                                         f"changed in a sampled world (after {stop} steps)")
+                bad = np.flatnonzero((obs != seen).any(axis=1))
+                assert bad.size == 0, (f"{game}: seat {viewers[bad[0]]}'s observation of game "
+                                       f"{bad[0]} changed in a sampled world (after {stop} steps)")
                 for name in HEADER_FIELDS + tuple(vec.fields):
                     assert (worlds[name] == truth[name]).all(), \
                         f"{game}: a sampled world changed the public field {name!r}"
