@@ -44,6 +44,27 @@ def shuffle(arr, n, rng):
         arr[j] = tmp
 
 
+@njit(cache=True)
+def pick_flagged(flags, rng):
+    """A uniform index among the set ``flags`` (-1 if none), with one draw of ``rng``.
+
+    The draw is of an index among the flagged items, so a restricted choice never
+    redraws; with one flagged item nothing is drawn.
+    """
+    count = 0
+    for i in range(flags.size):
+        count += flags[i]
+    if count == 0:
+        return -1
+    left = randint(rng, count) if count > 1 else 0
+    for i in range(flags.size):
+        if flags[i]:
+            if left == 0:
+                return i
+            left -= 1
+    return -1
+
+
 def seed_words(seed, index: int = 0) -> np.ndarray:
     """Return the four generator words for game ``index`` of a batch seeded by ``seed``.
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
-from fatezoo.envs.core.rng import next_u32, randint, shuffle
+from fatezoo.envs.core.rng import next_u32, pick_flagged, randint, shuffle
 from fatezoo.envs.core.state import REWARD_SCORE, SPLIT_ALL, SPLIT_TEST
 from fatezoo.envs.core.zones import zone_insert, zone_pop, zone_push, zone_take
 
@@ -185,19 +185,13 @@ def in_split(rec, s, kind, spin):
 def draw_split_season(rec, s):
     """Season ``s``'s pair ``kind * FATE_SPINS + spin``, uniform among those in the split.
 
-    One draw of an index among the pairs allowed (no redraw loop); ``configure`` and
-    ``check_record`` refuse options that allow none.
+    One draw of an index among the pairs allowed (``pick_flagged``: no redraw loop);
+    ``configure`` and ``check_record`` refuse options that allow none.
     """
-    allowed = 0
-    for pair in range(NUM_SEASONS * FATE_SPINS):
-        allowed += in_split(rec, s, pair // FATE_SPINS, pair % FATE_SPINS)
-    left = randint(rec["rng"], allowed)
-    for pair in range(NUM_SEASONS * FATE_SPINS):
-        if in_split(rec, s, pair // FATE_SPINS, pair % FATE_SPINS):
-            if left == 0:
-                return pair
-            left -= 1
-    return s * FATE_SPINS + s  # not reached: ``left`` < ``allowed``
+    allowed = np.zeros(NUM_SEASONS * FATE_SPINS, np.bool_)
+    for pair in range(allowed.size):
+        allowed[pair] = in_split(rec, s, pair // FATE_SPINS, pair % FATE_SPINS)
+    return pick_flagged(allowed, rec["rng"])
 
 
 @njit(cache=True)

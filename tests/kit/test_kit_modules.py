@@ -10,7 +10,7 @@ from fatezoo.envs.core import dice
 from fatezoo.envs.core import knowledge as KN
 from fatezoo.envs.core import stack as S
 from fatezoo.envs.core import zones as Z
-from fatezoo.envs.core.rng import seed_words
+from fatezoo.envs.core.rng import pick_flagged, randint, seed_words
 
 
 def make_zones(*contents, cap=8):
@@ -85,6 +85,23 @@ def test_shuffle_is_a_seeded_permutation():
     cards2, counts2 = make_zones(list(range(8)))
     Z.zone_shuffle(cards2, counts2, 0, seed_words(3))
     assert contents(cards2, counts2, 0) == first
+
+
+def test_pick_flagged_draws_one_index_among_the_flagged_items():
+    flags = np.array([0, 1, 0, 1, 1, 0], np.bool_)
+    words = seed_words(5)
+    expect = [1, 3, 4][randint(seed_words(5), 3)]
+    assert pick_flagged(flags, words) == expect
+    assert words.tolist() != seed_words(5).tolist()  # one draw made
+    picks = {pick_flagged(flags, seed_words(s)) for s in range(40)}
+    assert picks == {1, 3, 4}
+
+
+def test_pick_flagged_draws_nothing_for_one_item_and_gives_minus_one_for_none():
+    words = seed_words(5)
+    assert pick_flagged(np.array([0, 0, 1], np.bool_), words) == 2
+    assert words.tolist() == seed_words(5).tolist()
+    assert pick_flagged(np.zeros(4, np.bool_), words) == -1
 
 
 def test_conservation_names_the_duplicated_and_the_missing_card():

@@ -8,7 +8,7 @@ import numpy as np
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import split_rewards
 from fatezoo.envs.core.knowledge import UNKNOWN
-from fatezoo.envs.core.rng import randint
+from fatezoo.envs.core.rng import pick_flagged, randint
 from fatezoo.envs.core.state import SPLIT_ALL, SPLIT_TEST
 from fatezoo.envs.core.zones import zone_push, zone_shuffle, zone_take
 
@@ -112,23 +112,14 @@ def pair_allowed(rec, p):
 def first_pair(rec):
     """The villains of seats 0 and 1 (``first * 3 + second``), drawn within ``split``.
 
-    One draw among the allowed pairs (9 pairs: the loops end); configure refuses options
-    that leave none. With none (a record not made by configure) it is -1: the seats draw
-    as with split="all".
+    One draw among the allowed pairs (``pick_flagged``); configure refuses options that
+    leave none. With none (a record not made by configure) it is -1: the seats draw as
+    with split="all".
     """
-    m = 0
-    for p in range(S.NUM_VILLAINS * S.NUM_VILLAINS):
-        if pair_allowed(rec, p):
-            m += 1
-    if m == 0:
-        return -1
-    k = randint(rec["rng"], m) if m > 1 else 0
-    for p in range(S.NUM_VILLAINS * S.NUM_VILLAINS):
-        if pair_allowed(rec, p):
-            if k == 0:
-                return p
-            k -= 1
-    return -1
+    allowed = np.zeros(S.NUM_VILLAINS * S.NUM_VILLAINS, np.bool_)
+    for p in range(allowed.size):
+        allowed[p] = pair_allowed(rec, p)
+    return pick_flagged(allowed, rec["rng"])
 
 
 @njit(cache=True)
