@@ -46,10 +46,10 @@ def shuffle(arr, n, rng):
 
 @njit(cache=True)
 def pick_flagged(flags, rng):
-    """A uniform index among the set ``flags`` (-1 if none), with one draw of ``rng``.
+    """A uniform index among the set ``flags`` (-1 if none), with at most one draw of ``rng``.
 
     The draw is of an index among the flagged items, so a restricted choice never
-    redraws; with one flagged item nothing is drawn.
+    redraws; with one flagged item (or none) nothing is drawn.
     """
     count = 0
     for i in range(flags.size):
