@@ -133,6 +133,21 @@ def zone_count_kind(cards, counts, z, kinds, kind):
 
 
 @njit(cache=True)
+def zone_nth_kind(cards, counts, z, kinds, kind, j):
+    """Position of the ``j``-th card (0 = lowest) of zone ``z`` with ``kinds[card] == kind``.
+
+    -1 when the zone holds ``j`` or fewer such cards. With ``j`` drawn below
+    ``zone_count_kind`` it picks one such card uniformly.
+    """
+    for i in range(counts[z]):
+        if kinds[cards[z, i]] == kind:
+            if j == 0:
+                return i
+            j -= 1
+    return -1
+
+
+@njit(cache=True)
 def zone_move(cards, counts, src, i, dst):
     """Move the card at position ``i`` of zone ``src`` to the top of ``dst``; return it."""
     if counts[dst] >= cards.shape[1]:

@@ -61,6 +61,8 @@ def test_find_and_count_by_kind():
     assert Z.zone_find_kind(cards, counts, 0, kinds, 0) == 2  # the topmost of kind 0
     assert Z.zone_find_kind(cards, counts, 0, kinds, 2) == -1
     assert Z.zone_count_kind(cards, counts, 0, kinds, 1) == 2
+    # cards 2 and 3 (kind 1) lie at positions 1 and 3; the j-th counts from the bottom
+    assert [Z.zone_nth_kind(cards, counts, 0, kinds, 1, j) for j in range(3)] == [1, 3, -1]
 
 
 def test_full_and_empty_zones_raise_instead_of_writing_past_them():

@@ -9,7 +9,7 @@ from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.rng import randint
 from fatezoo.envs.core.stack import asked_seat
 from fatezoo.envs.core.state import SPLIT_TEST, SPLIT_TRAIN
-from fatezoo.envs.core.zones import zone_count_kind, zone_push, zone_shuffle
+from fatezoo.envs.core.zones import zone_count_kind, zone_nth_kind, zone_push, zone_shuffle
 
 from .. import cards as C
 from .. import state as S
@@ -143,15 +143,13 @@ HELD_CARD = ((C.C_COST == 3) & (C.C_FATE < 4)).astype(np.int64)  # C_FATE 4: the
 @njit(cache=True, inline="always")
 def class_to_top(cards, counts, z, kinds, kind, j):
     """Swap the ``j``-th card (from the bottom) with ``kinds[card] == kind`` onto the top."""
+    i = zone_nth_kind(cards, counts, z, kinds, kind, j)
+    if i < 0:
+        return
     top = counts[z] - 1
-    for i in range(counts[z]):
-        if kinds[cards[z, i]] == kind:
-            if j == 0:
-                c = cards[z, i]
-                cards[z, i] = cards[z, top]
-                cards[z, top] = c
-                return
-            j -= 1
+    c = cards[z, i]
+    cards[z, i] = cards[z, top]
+    cards[z, top] = c
 
 
 @njit(cache=True, inline="always")
