@@ -298,6 +298,21 @@ def test_cpu_time_limit_stops_training_and_is_reported(tmp_path):
     assert "(stopped by the time limit); the whole run used" in format_train_result(result)
 
 
+def test_a_warm_start_cut_by_the_time_limit_says_so(tmp_path):
+    from fatezoo.training.train import TrainOptions, format_train_result, train
+
+    # a quarter of 1 CPU second is spent after the first rollout of 8 * 64 decisions
+    opts = TrainOptions(GAME, timesteps=512, cpu_time_limit=1.0, num_envs=8, n_steps=64,
+                        batch_size=128, n_epochs=1, net_arch=(16,), imitation_steps=10**7,
+                        eval_every=0, final_eval_games=0, out_dir=str(tmp_path),
+                        progress=False)
+    result = train(opts)
+    warm = result["imitation"]
+    assert warm["stopped_by_time"] and warm["asked"] == 10**7 and 512 <= warm["steps"] < 10**7
+    assert (f"warm start: imitated {warm['steps']:,} of the 10,000,000 decisions asked (25% of "
+            "the time limit is its share)") in format_train_result(result)
+
+
 def test_train_without_tensorboard_logs_csv_and_says_so(tmp_path, monkeypatch, capsys):
     # an SB3 installed without the train extra: SB3 would fail on a bare AssertionError
     import sys

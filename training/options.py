@@ -147,7 +147,8 @@ class TrainOptions:
 
     imitation_steps: int | None = _opt(
         None, "warm start: decisions of the game's heuristic the policy imitates before PPO "
-        "(0: none; none: min(--imitation-max, timesteps // 4))", group="imitation warm start")
+        "(0: none; none: min(--imitation-max, timesteps // 4); a time limit stops it at a quarter "
+        "of the limit)", group="imitation warm start")
     imitation_max: int = _opt(100_000, "the most decisions the automatic warm start imitates",
                               group="imitation warm start")
     imitation_epochs: int = _opt(2, "passes over each rollout of the warm start",

@@ -154,6 +154,7 @@ def train(opts: TrainOptions) -> dict:
                     out_of_time=lambda: monitor.out_of_time(WARM_SHARE))
             finally:
                 bar.close()
+            warmup["asked"] = steps
             for k in ("accuracy", "policy_loss", "value_loss", "seconds"):
                 model.logger.record(f"imitation/{k}", warmup[k])
         start = time.perf_counter()
@@ -195,6 +196,10 @@ def format_train_result(result: dict) -> str:
              f"({result['steps_per_s'] or 0:,.0f} steps/s){how}"
              + (f"; the whole run used {cpu:,.0f} CPU seconds" if cpu is not None else ""),
              f"run: {result['run_dir']}", f"checkpoint: {result['checkpoint']}"]
+    warm = result.get("imitation") or {}
+    if warm.get("stopped_by_time"):
+        lines.insert(1, f"warm start: imitated {warm['steps']:,} of the {warm['asked']:,} "
+                        f"decisions asked ({WARM_SHARE:.0%} of the time limit is its share)")
     if result["final_eval"] is None:
         lines.append("no final evaluation (final_eval_games 0)" if not result.get("interrupted")
                      else "no final evaluation (interrupted)")
