@@ -58,7 +58,7 @@ from fatezoo.envs.core.registry import get_spec
 from fatezoo.envs.core.rng import randint
 from fatezoo.envs.core.state import MAX_PLAYERS
 
-DEFAULT_PRIOR_WEIGHT = 3.0  # untuned
+DEFAULT_PRIOR_WEIGHT = 1.0  # chosen in Fatefell: docs/EVALUATION.md, "Search guided by..."
 ACTIVATION_CODES = {None: 0, "relu": 1, "tanh": 2}  # net_forward's activation numbers
 NO_NETWORK = (None, None)  # a search without a network: numba prunes the network's code
 
@@ -327,7 +327,8 @@ class ISMCTSAgent(Agent):
             0: none); None takes the game's ``ismcts_prior``. Needs a registered policy.
             Or a network prior: ``"baseline"`` / ``"baseline:v1"`` (the file shipped for
             the game) or ``"baseline:PATH.npz"`` (a ``fatezoo export-baseline`` file).
-        prior_weight: the PUCT weight of a network prior (a number > 0; None: 3.0).
+        prior_weight: the PUCT weight of a network prior (a number > 0; None:
+            :data:`DEFAULT_PRIOR_WEIGHT`).
         seed: the agent's generator seed (None: fresh entropy).
     """
 

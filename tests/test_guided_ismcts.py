@@ -142,7 +142,7 @@ def test_a_network_prior_with_its_weight(tmp_path):
     assert (plain.prior, plain.network, plain.prior_weight) == (2.5, None, None)
     path = random_network(tmp_path / "net.npz", "foretold")
     agent = make_agent(f"ismcts:prior=baseline:{path}", "foretold")
-    assert (agent.prior, agent.network, agent.prior_weight) == (0.0, f"baseline:{path}", 3.0)
+    assert (agent.prior, agent.network, agent.prior_weight) == (0.0, f"baseline:{path}", 1.0)
     heavy = make_agent(f"ismcts:prior_weight=0.5,prior=baseline:{path}", "foretold")
     assert heavy.prior_weight == 0.5 and "prior_weight=0.5" in repr(heavy)
 
