@@ -154,7 +154,6 @@ def train(opts: TrainOptions) -> dict:
                     out_of_time=lambda: monitor.out_of_time(WARM_SHARE))
             finally:
                 bar.close()
-            warmup["asked"] = steps
             for k in ("accuracy", "policy_loss", "value_loss", "seconds"):
                 model.logger.record(f"imitation/{k}", warmup[k])
         start = time.perf_counter()

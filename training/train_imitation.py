@@ -41,7 +41,8 @@ def imitation_warmup(model, env, teacher, steps: int, epochs: int, progress=None
             start stops there (its share of a time limit is spent).
 
     Returns:
-        ``steps`` (decisions imitated), ``stopped_by_time``, ``seconds``, ``accuracy``
+        ``steps`` (decisions imitated), ``asked`` (the ``steps`` argument),
+        ``stopped_by_time``, ``seconds``, ``accuracy``
         (greedy policy agreeing with the teacher on the last rollout) and
         ``policy_loss``/``value_loss`` of the last minibatch.
     """
@@ -97,7 +98,7 @@ def imitation_warmup(model, env, teacher, steps: int, epochs: int, progress=None
                  "value_loss": float(value_loss.detach())}
     buf.reset()
     model._last_obs = None  # learn() resets the env
-    return dict(stats, steps=done_steps, stopped_by_time=stopped,
+    return dict(stats, steps=done_steps, asked=steps, stopped_by_time=stopped,
                 seconds=time.perf_counter() - start)
 
 
