@@ -15,6 +15,7 @@ from fatezoo.agents.base import check_rng
 from fatezoo.agents.policy import sample_legal
 from fatezoo.envs.core.rng import rng_rows
 from fatezoo.training.arena import (
+    format_result,
     game_seeds,
     make_lineups,
     play_batch,
@@ -205,3 +206,20 @@ def test_policy_agent_samples_each_row_from_its_own_words(tmp_path):
     w = words.copy()
     greedy.act_batch(obs, mask, rng=w)
     assert np.array_equal(w, words)
+
+
+def test_a_cpu_time_limit_keeps_the_first_whole_seatings_of_the_games_asked():
+    """The limit is spent before play starts: one batch plays, cut to whole seatings."""
+    specs = ["random", "heuristic"]
+    for batch, kept in ((2, 2), (3, 2), (8, 8)):
+        cut = run_arena(GAME, specs, games=8, batch=batch, options=OPTIONS,
+                        cpu_time_limit=1e-9)
+        first = run_arena(GAME, specs, games=kept, batch=2, options=OPTIONS)
+        assert cut["games"] == kept and cut["games_asked"] == 8
+        assert cut["stopped"] == (kept < 8) and cut["cpu_time_limit"] == 1e-9
+        for key in ("wins", "ties", "losses", "outcomes", "steps", "ratings"):
+            assert cut[key] == first[key], key
+    assert not first["stopped"] and first["cpu_time_limit"] is None
+    cut = run_arena(GAME, specs, games=8, batch=2, options=OPTIONS, cpu_time_limit=1e-9)
+    assert format_result(cut).startswith("stopped by --cpu-time-limit 1e-09 after 0 CPU s: 2 of "
+                                         "the 8 games asked")

@@ -15,7 +15,15 @@ from fatezoo.agents import make_agent
 from fatezoo.agents.baseline import BaselineAgent, forward, load_network
 from fatezoo.envs.core.registry import game_names, get_spec
 from fatezoo.training.cli import main
-from fatezoo.training.evaluation import PROTOCOLS, evaluate_agent, round_games, score_field
+from fatezoo.training.evaluation import (
+    PROTOCOLS,
+    calibrate_protocol,
+    evaluate_agent,
+    format_anchors,
+    format_card,
+    round_games,
+    score_field,
+)
 from fatezoo.training.ratings import ELO_SCALE, fit_outcomes
 
 torch = pytest.importorskip("torch")
@@ -257,7 +265,7 @@ def test_export_baseline_errors_are_one_line(tmp_path, capsys):
 
 
 def strip_time(card: dict) -> dict:
-    return {k: v for k, v in card.items() if k != "seconds"}
+    return {k: v for k, v in card.items() if k not in ("seconds", "cpu_seconds")}
 
 
 def test_a_declared_game_rates_on_its_declared_anchors():
@@ -326,12 +334,84 @@ def test_games_are_rounded_up_to_whole_seatings():
     (["eval", "fatefell", "human"], "a human cannot play"),
     (["eval", "fatefell"], "name the AGENT"),
     (["eval", "fatefell", "baseline"], "no v1 baseline is shipped for fatefell"),
+    (["eval", "fatefell", "random", "--cpu-time-limit", "0"],
+     "--cpu-time-limit must be a finite number of seconds > 0, got 0.0"),
+    (["eval", "fatefell", "random", "--cpu-time-limit", "nan"],
+     "--cpu-time-limit must be a finite number of seconds > 0, got nan"),
+    (["eval", "fatefell", "random", "--cpu-time-limit", "60", "--ray"],
+     "--ray plays the games in other processes: give one or the other"),
+    (["arena", "fatefell", "--cpu-time-limit", "-1"],
+     "--cpu-time-limit must be a finite number of seconds > 0, got -1.0"),
+    (["arena", "fatefell", "--cpu-time-limit", "60", "--ray"],
+     "--ray plays the games in other processes: give one or the other"),
 ])
 def test_eval_errors_are_one_line_naming_the_value(argv, expected, capsys, tmp_path,
                                                     monkeypatch):
     monkeypatch.setattr(baseline_mod, "SHIPPED", tmp_path)  # no game has a shipped file here
     status, _, err = run_cli(capsys, *argv)
     assert status == 2 and expected in err and err.count("\n") == 1, err
+
+
+class FakeCpuClock:
+    """A CPU clock at 0 s that jumps to ``after`` once ``module.name`` (a function) returns:
+    by default once the card's first arena is played."""
+
+    def __init__(self, monkeypatch, after: float, module=None, name: str = "run_arena"):
+        from fatezoo.training import evaluation, progress
+
+        module = evaluation if module is None else module
+        self.now, self.calls, real = 0.0, 0, getattr(module, name)
+
+        def call_then_jump(*args, **kwargs):
+            result = real(*args, **kwargs)
+            self.now, self.calls = after, self.calls + 1
+            return result
+
+        monkeypatch.setattr(progress, "cpu_clock", lambda: self.now)
+        monkeypatch.setattr(module, name, call_then_jump)
+
+
+def test_a_cpu_time_limit_ends_the_card_and_the_card_says_which_games_it_holds(
+        monkeypatch, capsys):
+    full = evaluate_agent("fatefell", "random", games=4)
+    clock = FakeCpuClock(monkeypatch, after=100.0)  # the limit is spent by the first arena
+    card = evaluate_agent("fatefell", "random", games=4, cpu_time_limit=50)
+    assert card["stopped"] and not card["full_protocol"] and card["cpu_time_limit"] == 50.0
+    (c,) = card["cards"]
+    (first,) = c["opponents"]  # the first suite member's arena ran whole: the same games
+    assert first == full["cards"][0]["opponents"][0] and first["opponent"] == "random"
+    reasons = {s["opponent"]: s["reason"] for s in c["skipped"]}
+    assert reasons["heuristic"] == reasons["ismcts:sims=200"] == \
+        "not played: --cpu-time-limit 50 was spent"
+    assert c["anchors"]["ratings"] == {"random": 1000.0}  # declared; rated on what was played
+    assert c["rating"] is not None
+    text = format_card(card)
+    assert "NOT the protocol's full count of 1,000: stopped by --cpu-time-limit 50" in text
+    assert "--games 4 --cpu-time-limit 50" in text and "skipped heuristic: not played" in text
+    # anchors the card must measure itself are not measured once the limit is spent
+    clock.now = 0.0
+    undeclared = evaluate_agent("fatefell", "random", games=4, options={"seasons": 1},
+                                cpu_time_limit=50)
+    (c,) = undeclared["cards"]
+    assert c["rating"] is None and c["anchors"]["ratings"] is None
+    assert c["anchors"]["source"] == "not measured: --cpu-time-limit 50 was spent"
+    assert "rating: none (anchors not measured: --cpu-time-limit 50 was spent)" in \
+        format_card(undeclared)
+
+
+def test_a_calibration_the_cpu_time_limit_cuts_declares_no_anchors(monkeypatch):
+    from fatezoo.training import arena
+
+    anchors = calibrate_protocol("fatefell", games=2, cpu_time_limit=50)
+    assert list(anchors) == [2] and set(anchors[2]) == set(PROTOCOLS["v1"].suite)
+    assert anchors[2]["random"] == 1000.0
+    # spent after the first batch: the round robin (24 games) stops at 12, its first
+    # whole set of seatings (every ordered pair of the 4 members once)
+    clock = FakeCpuClock(monkeypatch, after=100.0, module=arena, name="play_batch")
+    cut = calibrate_protocol("fatefell", games=4, batch=2, cpu_time_limit=50)
+    assert cut == {2: None} and clock.calls == 6
+    assert format_anchors("fatefell", cut) == \
+        "    # ('fatefell', 2): not measured, --cpu-time-limit was spent"
 
 
 def test_eval_plot_writes_a_png(tmp_path, capsys):

@@ -41,7 +41,7 @@ def local_ray():
 
 
 def without_seconds(result: dict) -> dict:
-    return {k: v for k, v in result.items() if k != "seconds"}
+    return {k: v for k, v in result.items() if k not in ("seconds", "cpu_seconds")}
 
 
 @pytest.mark.parametrize("num_players,specs", [

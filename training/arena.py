@@ -47,7 +47,14 @@ from fatezoo.agents.base import accepts_rng
 from fatezoo.envs.core.docs import install_hint
 from fatezoo.envs.core.registry import get_spec
 
-from .progress import Progress, ProgressReport, warm_kernels
+from .progress import (
+    NOT_WITH_RAY,
+    CpuBudget,
+    Progress,
+    ProgressReport,
+    cpu_clock,
+    warm_kernels,
+)
 from .ratings import MODEL, finishing_groups, fit_outcomes
 
 RATING_MODEL = MODEL
@@ -236,15 +243,21 @@ def played_arrays(games: int, num_players: int, score_field: str | None = None) 
 
 def play_games(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarray,
                num_players: int, options: dict | None = None, batch: int = 256,
-               progress: Progress | None = None, score_field: str | None = None):
+               progress: Progress | None = None, score_field: str | None = None,
+               budget: CpuBudget | None = None, whole: int = 1):
     """Play games ``batch`` at a time with :func:`play_batch`; per-game results.
 
     Row ``g`` of the results depends only on ``seeds[g]``, ``seat_agents[g]`` and the
     agents, so any split of the rows (batch sizes, workers) gives the same rows.
 
+    ``budget``: once it is spent, play stops after the batch in progress and the results
+    are the first games played, a multiple of ``whole`` of them (the arena's whole sets of
+    seatings; a batch's games beyond the last whole set are dropped).
+
     Returns:
         (returns (G, n) float32, truncated (G,) bool, lengths (G,) int64) and with
-        ``score_field`` the final scores (G, n), as :func:`play_batch`.
+        ``score_field`` the final scores (G, n), as :func:`play_batch`; G is
+        ``len(seeds)`` unless the budget stopped play.
     """
     out = played_arrays(len(seeds), num_players, score_field)
     for lo in range(0, len(seeds), batch):
@@ -253,6 +266,8 @@ def play_games(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
                           options, progress, score_field=score_field)
         for array, part in zip(out, rows):
             array[lo:hi] = part
+        if budget is not None and hi < len(seeds) and hi >= whole and budget.over():
+            return tuple(array[:hi - hi % whole] for array in out)
     return tuple(out)
 
 
@@ -295,7 +310,8 @@ def replay_game(game: str, agents: list, seating, game_seed: int, num_players: i
 def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int = 2,
               seed: int = 0, batch: int = 256, options: dict | None = None,
               progress: bool | None = False, prior_games: float = 1.0,
-              runner=None, score_field: str | None = None) -> dict:
+              runner=None, score_field: str | None = None,
+              cpu_time_limit: float | CpuBudget | None = None) -> dict:
     """Play ``games`` games between ``agents`` and return matrices and ratings.
 
     Args:
@@ -321,11 +337,20 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
         score_field: a record field holding each seat's score: the result then has
             ``score_margin`` (row agent -> column agent -> mean of the row seat's final
             score minus the column seat's, over their pairings).
+        cpu_time_limit: CPU seconds of this process (compiling included) after which play
+            stops at the end of the batch in progress, or a :class:`.progress.CpuBudget`
+            shared with other work; the result then holds the first games played, in
+            whole sets of seatings (at least one batch), and says it was stopped. Not
+            with ``runner`` (its games run in other processes).
 
     Returns:
         A JSON-able dict: ``agents``, ``matrix`` / ``counts`` / ``ci`` (row agent ->
         column agent -> score rate / pairings / [low, high]), ``scores`` (row -> column
-        -> wins + ties/2), ``wins``/``ties``/``losses`` (same shape), ``ratings`` (label
+        -> wins + ties/2), ``wins``/``ties``/``losses`` (same shape), ``games`` (played)
+        and ``games_asked``, ``stopped`` (True when the CPU time limit cut the arena),
+        ``cpu_time_limit``, ``cpu_seconds`` (this process's, the whole call, compiling
+        included; None with ``runner``),
+        ``ratings`` (label
         -> rating, se, ci, theta), ``rating_model``,
         ``prior_games``, ``per_agent`` (games and overall
         score rate), ``lineups``, ``truncated``, ``steps``, ``seconds`` and ``outcomes``
@@ -340,6 +365,12 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     if not spec.min_players <= num_players <= spec.max_players:
         raise ValueError(f"{game}: num_players must be in [{spec.min_players}, "
                          f"{spec.max_players}], got {num_players!r}")
+    cpu_start = cpu_clock()
+    budget = (cpu_time_limit if isinstance(cpu_time_limit, CpuBudget)
+              else CpuBudget(cpu_time_limit))
+    if runner is not None and budget.limit is not None:
+        raise ValueError(NOT_WITH_RAY)
+    asked = games
     specs = list(agents)
     labels = unique_labels(specs)
     agent_seeds = [int(seed) * 1000 + i for i in range(len(specs))]
@@ -359,19 +390,20 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     start = time.perf_counter()
     # the games of a batch end together: no ETA before the first batch (compiling included)
     bar = ProgressReport(games, f"{game} arena", enabled=progress, unit="games",
-                         eta_after=min(batch, games))
+                         eta_after=min(batch, games), time_left=budget.left)
     seat_table = table[lineup_of]
     more = {} if score_field is None else {"score_field": score_field}
     try:
         if runner is None:
             played = play_games(game, players, seat_table, seeds, num_players, options, batch,
-                                bar, **more)
+                                bar, **more, budget=budget, whole=len(lineups))
         else:
             played = runner(game, specs, agent_seeds, seat_table, seeds, num_players, options,
                             batch, bar, **more)
     finally:
         bar.close()
     returns, trunc, lengths = played[:3]
+    games = len(returns)  # fewer than asked when the CPU time limit stopped play
     margins = np.zeros((k, k))
     truncated = int(trunc.sum())
     for g in range(games):
@@ -393,6 +425,7 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
                 losses[a, b] += 1
         outcomes[finishing_groups(seats, ret)] += 1
     seconds = time.perf_counter() - start
+    cpu_seconds = None if runner is not None else cpu_clock() - cpu_start  # Ray: elsewhere
     ratings = fit_outcomes(labels, outcomes, prior_games)
     counts = wins + ties + losses
     score = wins + 0.5 * ties
@@ -422,7 +455,9 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
                         "pairings": n, "score": s / n if n else None,
                         "ci": list(wilson_interval(s, n))}
     return {
-        "game": game, "num_players": int(num_players), "games": int(games), "seed": int(seed),
+        "game": game, "num_players": int(num_players), "games": int(games),
+        "games_asked": int(asked), "stopped": games < asked,
+        "cpu_time_limit": budget.limit, "cpu_seconds": cpu_seconds, "seed": int(seed),
         "batch": int(batch), "options": dict(options or {}), "agents": labels,
         "lineups": [[labels[a] for a in lu] for lu in lineups],
         "matrix": matrix, "ci": ci, "counts": cnt, "scores": sc,
@@ -440,7 +475,12 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
 def format_result(result: dict) -> str:
     """The arena result as text: win-rate matrix with 95% CIs and counts, then ratings."""
     labels = result["agents"]
-    lines = [f"{result['game']}: {result['games']} games, {result['num_players']} players, "
+    stopped = ([f"stopped by --cpu-time-limit {result['cpu_time_limit']:g} after "
+                f"{result['cpu_seconds']:.0f} CPU s: {result['games']:,} of the "
+                f"{result['games_asked']:,} games asked (the first ones, whole sets of "
+                "seatings)"] if result.get("stopped") else [])
+    lines = [*stopped,
+             f"{result['game']}: {result['games']} games, {result['num_players']} players, "
              f"seed {result['seed']}, {len(result['lineups'])} lineups, "
              f"{result['truncated']} truncated, {result['seconds']:.1f}s "
              f"({result['steps'] / max(result['seconds'], 1e-9):,.0f} steps/s)",

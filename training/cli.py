@@ -45,6 +45,10 @@ PPO_NOTE = ("ppo:PATH loads a MaskablePPO checkpoint, which is a pickle: loading
             "any code it holds, so load only checkpoints you made or trust. rllib:PATH (a "
             "checkpoint of fatezoo train --backend rllib) holds pickles too.")
 GAME_COMMANDS = ("play", "arena", "bench", "train", "eval")
+CPU_LIMIT_HELP = ("stop {what} once this process has spent this many CPU seconds (all its "
+                  "threads, compiling included): the games in progress finish and {result} "
+                  "holds the first games played and says it was stopped; not with --ray "
+                  "(default: no limit)")
 
 
 def _find_game(argv: list[str]) -> str | None:
@@ -122,6 +126,8 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--ray-workers", type=int, default=None, metavar="N",
                    help="with --ray: game chunks played at once (and a local Ray's CPUs; "
                         "default: every CPU)")
+    p.add_argument("--cpu-time-limit", type=float, default=None, metavar="SECONDS",
+                   help=CPU_LIMIT_HELP.format(what="the arena", result="the result"))
     add_game_options(p, game)
 
     p = sub.add_parser("bench", help="benchmark the core, the AEC loop and the gym wrapper")
@@ -201,6 +207,8 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                         "--ray; same card")
     p.add_argument("--ray-workers", type=int, default=None, metavar="N",
                    help="with --ray: game chunks played at once")
+    p.add_argument("--cpu-time-limit", type=float, default=None, metavar="SECONDS",
+                   help=CPU_LIMIT_HELP.format(what="the card", result="the card"))
     add_game_options(p, game)
 
     p = sub.add_parser("export-baseline", help="a train checkpoint as a numpy baseline file",
@@ -284,6 +292,7 @@ def cmd_arena(args) -> int:
                   progress=False if args.no_progress else None)
     if args.ray_workers is not None and args.ray is None:
         raise ValueError("--ray-workers needs --ray [ADDRESS]")
+    check_cpu_limit(args)
     if args.ray is not None:
         from .ray_arena import run_ray_arena
 
@@ -293,7 +302,7 @@ def cmd_arena(args) -> int:
         except RuntimeError as err:  # a chunk lost more workers than it may rerun
             raise ValueError(one_line(err)) from None
     else:
-        result = run_arena(args.game, agents, **kwargs)
+        result = run_arena(args.game, agents, cpu_time_limit=args.cpu_time_limit, **kwargs)
     if args.json:
         print(json.dumps(result))
     else:
@@ -302,6 +311,17 @@ def cmd_arena(args) -> int:
         plot_result(result, args.plot)
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
+
+
+def check_cpu_limit(args) -> None:
+    """One-line errors for ``--cpu-time-limit`` (a number > 0, and not with ``--ray``)."""
+    from .progress import NOT_WITH_RAY, CpuBudget
+
+    if args.cpu_time_limit is None:
+        return
+    CpuBudget(args.cpu_time_limit)  # a bad value fails here, naming it
+    if args.ray is not None:
+        raise ValueError(NOT_WITH_RAY)
 
 
 def check_output_path(flag: str, path: str, example: str) -> None:
@@ -467,9 +487,11 @@ def cmd_eval(args) -> int:
 
     if args.ray_workers is not None and args.ray is None:
         raise ValueError("--ray-workers needs --ray [ADDRESS]")
+    check_cpu_limit(args)
     kwargs = dict(protocol=args.protocol, players=_players(args.players), games=args.games,
                   batch=args.batch, progress=False if args.no_progress else None,
-                  ray=args.ray, ray_workers=args.ray_workers, options=game_options(args))
+                  ray=args.ray, ray_workers=args.ray_workers, options=game_options(args),
+                  cpu_time_limit=args.cpu_time_limit)
     if args.calibrate:
         if args.agent is not None or args.plot:
             raise ValueError("--calibrate measures the suite: give no AGENT and no --plot")

@@ -41,6 +41,7 @@ from fatezoo.agents import make_agent
 from fatezoo.envs.core.registry import get_spec
 
 from .arena import make_lineups, run_arena
+from .progress import NOT_WITH_RAY, CpuBudget, cpu_clock
 from .ratings import ELO_BASE, fit_outcomes
 
 RANDOM_RATING = 1000.0  # the scale's zero point: the uniform random agent's rating
@@ -155,11 +156,15 @@ class _Arenas:
     """Plays the card's arenas: here, or on Ray (one Ray session for all of them)."""
 
     def __init__(self, game: str, protocol: Protocol, batch: int, progress, ray, workers,
-                 options: dict | None = None):
+                 options: dict | None = None, cpu_time_limit: float | None = None):
         self.game, self.protocol, self.batch, self.progress = game, protocol, batch, progress
         self.options = dict(protocol.options, **(options or {}))
         self.ray, self.workers, self.started = ray, workers, False
+        self.budget = CpuBudget(cpu_time_limit)
+        if ray is not None and self.budget.limit is not None:
+            raise ValueError(NOT_WITH_RAY)
         self.played = 0
+        self.stopped = False  # the CPU time limit cut an arena or left one unplayed
 
     def __enter__(self):
         if self.ray is not None:
@@ -174,7 +179,16 @@ class _Arenas:
 
             ray.shutdown()
 
-    def run(self, agents: list, games: int, num_players: int, what: str, **kwargs) -> dict:
+    def run(self, agents: list, games: int, num_players: int, what: str,
+            **kwargs) -> dict | None:
+        """The arena's result; None when the CPU time limit is spent before it starts."""
+        if self.budget.over():
+            self.stopped = True
+            if self.progress is not False:
+                print(f"fatezoo eval: {self.game}, {num_players} players, {what}: not played "
+                      f"(--cpu-time-limit {self.budget.limit:g} is spent)", file=sys.stderr,
+                      flush=True)
+            return None
         runner = None
         if self.ray is not None:
             from .ray_arena import ray_runner
@@ -186,18 +200,29 @@ class _Arenas:
         result = run_arena(self.game, agents, games=games, num_players=num_players,
                            seed=self.protocol.seed, batch=self.batch,
                            options=self.options, progress=self.progress,
-                           prior_games=self.protocol.prior_games, runner=runner, **kwargs)
-        self.played += games
+                           prior_games=self.protocol.prior_games, runner=runner,
+                           cpu_time_limit=None if runner else self.budget, **kwargs)
+        self.played += result["games"]
+        self.stopped |= result["stopped"]
         return result
 
+    def out_of_time(self) -> str:
+        """Why an arena was not played: the limit, spent."""
+        return f"--cpu-time-limit {self.budget.limit:g} was spent"
 
-def calibrate(arenas: _Arenas, members: list, num_players: int, games: int) -> dict:
-    """Anchor ratings of ``members`` from their round robin, ``random`` pinned."""
+
+def calibrate(arenas: _Arenas, members: list, num_players: int, games: int) -> dict | None:
+    """Anchor ratings of ``members`` from their round robin, ``random`` pinned.
+
+    None when the CPU time limit is spent before the round robin starts.
+    """
     if len(members) < 2:
         return {m: RANDOM_RATING for m in members}
     pairs = math.comb(len(members), 2)
     total = round_games(games * pairs, num_players, len(members))
     result = arenas.run(list(members), total, num_players, "suite round robin (anchors)")
+    if result is None:
+        return None
     ratings = {m: result["ratings"][m]["rating"] for m in members}
     shift = RANDOM_RATING - ratings.get("random", ELO_BASE)
     return {m: r + shift for m, r in ratings.items()}
@@ -209,35 +234,48 @@ def card_for_players(arenas: _Arenas, agent: str, num_players: int, games: int) 
     members, skipped = available_suite(protocol, game, num_players)
     field_name, unit, sign = score_field(game)
     more = {"score_field": field_name} if field_name else {}
-    labels = ["agent"] + members
     outcomes: Counter = Counter()
     rows = []
-    for m, member in enumerate(members, start=1):
+    played = []
+    for member in members:
         res = arenas.run([agent, member], games, num_players, f"{agent} vs {member}", **more)
+        if res is None:
+            skipped.append({"opponent": member, "reason": "not played: "
+                            + arenas.out_of_time()})
+            continue
+        played.append(member)
+        m = len(played)
         me, them = res["agents"]
         for groups, n in res["outcomes"]:  # arena indices 0, 1 -> card indices 0, m
             outcomes[tuple(tuple(sorted(m * a for a in g)) for g in groups)] += n
-        rows.append({"opponent": member, "games": res["games"],
+        rows.append({"opponent": member, "games": res["games"], "stopped": res["stopped"],
                      "pairings": res["counts"][me][them], "win_rate": res["matrix"][me][them],
                      "ci": res["ci"][me][them], "wins": res["wins"][me][them],
                      "ties": res["ties"][me][them], "losses": res["losses"][me][them],
                      "score_margin": None if not field_name or res["score_margin"][me][them]
                      is None else sign * res["score_margin"][me][them],
                      "truncated": res["truncated"]})
+    labels = ["agent"] + played
     own = arenas.options == protocol.options  # declared anchors hold for these options only
     declared = protocol.anchors.get((game, num_players), {}) if own else {}
     if members and all(m in declared for m in members):
-        anchors = {m: float(declared[m]) for m in members}
+        anchors = {m: float(declared[m]) for m in played}
         source = f"declared by protocol {protocol.name}"
     else:
+        stopped_before = arenas.stopped
         anchors = calibrate(arenas, members, num_players, protocol.anchor_games
                             if games >= protocol.games else games)
         source = ("measured in this run (suite round robin; not yet declared by the protocol)"
                   if own else "measured in this run (suite round robin with this card's "
                   "options; the protocol's anchors hold for its own)")
+        if anchors is None:
+            source = "not measured: " + arenas.out_of_time()
+        elif arenas.stopped and not stopped_before:
+            source += "; its round robin was cut by --cpu-time-limit"
     rating = None
-    if members:
-        fit = fit_outcomes(labels, outcomes, protocol.prior_games, anchors=anchors)["agent"]
+    if played and anchors is not None:
+        fit = fit_outcomes(labels, outcomes, protocol.prior_games,
+                           anchors={m: anchors[m] for m in played})["agent"]
         rating = {"rating": fit["rating"], "se": fit["se"], "ci": fit["ci"]}
     return {"num_players": num_players, "opponents": rows, "skipped": skipped,
             "score": {"field": field_name, "unit": unit, "sign": sign} if field_name
@@ -268,7 +306,7 @@ def check_options(game: str, proto: Protocol, options) -> dict:
 def evaluate_agent(game: str, agent: str, protocol: str = "v1", players=None,
                    games: int | None = None, batch: int = 256, progress: bool | None = False,
                    ray: str | None = None, ray_workers: int | None = None,
-                   options: dict | None = None) -> dict:
+                   options: dict | None = None, cpu_time_limit: float | None = None) -> dict:
     """The score card of ``agent`` on ``game`` under ``protocol`` (see the module docs).
 
     Args:
@@ -284,13 +322,20 @@ def evaluate_agent(game: str, agent: str, protocol: str = "v1", players=None,
         options: game options on top of the protocol's (``{"split": "test"}``: held-out
             setups); the card records them, and measures its anchors in its own run
             (the protocol's declared anchors hold for its own options only).
+        cpu_time_limit: CPU seconds of this process (all threads, compiling included)
+            after which the card stops: the arena in progress ends after its batch and
+            keeps the first games played, the opponents not reached are listed as
+            skipped, and the card says it is not the protocol's full count. Its game
+            counts then depend on the machine's speed. Not with ``ray``.
 
     Returns:
         A JSON-able card: ``protocol``, ``game``, ``agent``, ``seed``, ``options``,
-        ``games_per_opponent``, ``protocol_games``, ``full_protocol``, ``cards`` (one per
-        player count: ``opponents`` rows with ``win_rate``, ``ci``, ``pairings``,
+        ``games_per_opponent``, ``protocol_games``, ``full_protocol``, ``cpu_time_limit``,
+        ``stopped`` (the limit cut the card), ``cards`` (one per player count:
+        ``opponents`` rows with ``games``, ``stopped``, ``win_rate``, ``ci``, ``pairings``,
         ``wins``/``ties``/``losses``, ``score_margin``; ``skipped``; ``score``; ``rating``;
-        ``anchors``) and ``seconds`` (the only entry that differs between runs).
+        ``anchors``), ``seconds`` and ``cpu_seconds`` (this process's; None with ``ray``):
+        the entries that differ between runs.
     """
     proto = get_protocol(protocol)
     get_spec(game)
@@ -301,16 +346,20 @@ def evaluate_agent(game: str, agent: str, protocol: str = "v1", players=None,
     per = proto.games if games is None else check_count("--games", games)
     check_count("--batch", batch)
     extra = check_options(game, proto, options)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), cpu_clock()
     cards = []
-    with _Arenas(game, proto, batch, progress, ray, ray_workers, extra) as arenas:
+    with _Arenas(game, proto, batch, progress, ray, ray_workers, extra,
+                 cpu_time_limit) as arenas:
         for n in counts:
             cards.append(card_for_players(arenas, agent, n, round_games(per, n)))
     return {"protocol": proto.name, "game": game, "agent": agent, "seed": proto.seed,
             "options": dict(arenas.options), "own_options": extra, "games_per_opponent": per,
-            "protocol_games": proto.games, "full_protocol": per >= proto.games,
+            "protocol_games": proto.games,
+            "full_protocol": per >= proto.games and not arenas.stopped,
+            "cpu_time_limit": arenas.budget.limit, "stopped": arenas.stopped,
             "suite": list(proto.suite), "cards": cards,
-            "seconds": time.perf_counter() - start}
+            "seconds": time.perf_counter() - start,
+            "cpu_seconds": None if ray is not None else cpu_clock() - cpu_start}
 
 
 def _pct(x) -> str:
@@ -320,7 +369,10 @@ def _pct(x) -> str:
 def eval_command(card: dict) -> str:
     """The command line that makes ``card``."""
     players = ",".join(str(c["num_players"]) for c in card["cards"])
-    short = "" if card["full_protocol"] else f" --games {card['games_per_opponent']}"
+    short = ("" if card["games_per_opponent"] >= card["protocol_games"]
+             else f" --games {card['games_per_opponent']}")
+    if card.get("cpu_time_limit") is not None:
+        short += f" --cpu-time-limit {card['cpu_time_limit']:g}"
     own = "".join(f" --option {k}={json.dumps(v, separators=(',', ':'))}"
                   for k, v in card.get("own_options", {}).items())
     return (f"fatezoo eval {card['game']} {card['agent']} --protocol {card['protocol']} "
@@ -330,7 +382,10 @@ def eval_command(card: dict) -> str:
 def format_card(card: dict) -> str:
     """The card as text: one table per player count, then the rating."""
     count = ("the protocol's full count" if card["full_protocol"] else
-             f"NOT the protocol's full count of {card['protocol_games']:,}: a short run")
+             f"NOT the protocol's full count of {card['protocol_games']:,}: "
+             + (f"stopped by --cpu-time-limit {card['cpu_time_limit']:g} after "
+                f"{card['cpu_seconds']:.0f} CPU s (its game counts depend on the machine)"
+                if card.get("stopped") else "a short run"))
     lines = [f"score card: {card['agent']} on {card['game']}, protocol {card['protocol']} "
              f"(seed {card['seed']}, every seating, ties count half)",
              f"games per opponent: {card['games_per_opponent']:,}, {count}",
@@ -352,7 +407,9 @@ def format_card(card: dict) -> str:
         for s in c["skipped"]:
             lines.append(f"  skipped {s['opponent']}: {s['reason']}")
         if c["rating"] is None:
-            lines.append("  rating: none (no suite member could play)")
+            why = ("no suite member played" if c["anchors"]["ratings"] is not None
+                   else f"anchors {c['anchors']['source']}")
+            lines.append(f"  rating: none ({why})")
             continue
         lo, hi = c["rating"]["ci"]
         anchors = ", ".join(f"{m} {r:.0f}" for m, r in c["anchors"]["ratings"].items())
@@ -394,25 +451,35 @@ def plot_card(card: dict, path: str) -> None:
 
 
 def format_anchors(game: str, anchors: dict) -> str:
-    """Calibrated anchors as the lines to declare in :data:`PROTOCOLS`."""
-    return "\n".join(f"    ({game!r}, {n}): {{" + ", ".join(f"{m!r}: {r:.1f}"
-                                                        for m, r in a.items()) + "},"
+    """Calibrated anchors as the lines to declare in :data:`PROTOCOLS`.
+
+    A player count the CPU time limit left without anchors (None) is a comment line.
+    """
+    return "\n".join(f"    # ({game!r}, {n}): not measured, --cpu-time-limit was spent"
+                     if a is None else f"    ({game!r}, {n}): {{"
+                     + ", ".join(f"{m!r}: {r:.1f}" for m, r in a.items()) + "},"
                      for n, a in anchors.items())
 
 
 def calibrate_protocol(game: str, protocol: str = "v1", players=None, games=None,
                        batch: int = 256, progress: bool | None = False, ray=None,
-                       ray_workers=None, options: dict | None = None) -> dict:
-    """Measure the suite's anchor ratings: player count -> {member: rating}."""
+                       ray_workers=None, options: dict | None = None,
+                       cpu_time_limit: float | None = None) -> dict:
+    """Measure the suite's anchor ratings: player count -> {member: rating}.
+
+    ``cpu_time_limit`` as for :func:`evaluate_agent`; a player count whose round robin
+    it cuts or leaves unplayed maps to None (anchors come from whole round robins only).
+    """
     proto = get_protocol(protocol)
     per = proto.anchor_games if games is None else check_count("--games", games)
     extra = check_options(game, proto, options)
     out = {}
     with _Arenas(game, proto, check_count("--batch", batch), progress, ray,
-                 ray_workers, extra) as arenas:
+                 ray_workers, extra, cpu_time_limit) as arenas:
         for n in check_players(game, players):
             members, _ = available_suite(proto, game, n)
-            out[n] = calibrate(arenas, members, n, per)
+            anchors = calibrate(arenas, members, n, per)
+            out[n] = None if arenas.stopped else anchors
     return out
 
 

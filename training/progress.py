@@ -104,6 +104,49 @@ class Progress:
         self.close()
 
 
+def cpu_clock() -> float:
+    """CPU seconds of this process, all its threads (numba's included)."""
+    return time.process_time()
+
+
+NOT_WITH_RAY = ("--cpu-time-limit counts this process's CPU seconds, and --ray plays the "
+                "games in other processes: give one or the other")
+
+
+class CpuBudget:
+    """A limit on this process's CPU seconds, counted from when the budget is made.
+
+    Work that other jobs on the machine slow down still gets its seconds, so a long
+    measurement on a shared machine stops where it would on an idle one. Ray workers are
+    other processes: their seconds are not counted (callers refuse the two together).
+
+    Args:
+        limit: CPU seconds (a number > 0), or None: no limit.
+        flag: the option's name, for the one-line error.
+    """
+
+    def __init__(self, limit: float | None, flag: str = "--cpu-time-limit"):
+        if limit is not None and (isinstance(limit, bool)
+                                  or not isinstance(limit, (int, float, np.integer,
+                                                            np.floating))
+                                  or not 0 < limit < float("inf")):
+            raise ValueError(f"{flag} must be a finite number of seconds > 0, got {limit!r}")
+        self.limit = None if limit is None else float(limit)
+        self.start = cpu_clock()
+
+    def spent(self) -> float:
+        """CPU seconds since the budget was made."""
+        return cpu_clock() - self.start
+
+    def left(self) -> float | None:
+        """CPU seconds left (None: no limit); :class:`Progress` caps its ETA with it."""
+        return None if self.limit is None else self.limit - self.spent()
+
+    def over(self) -> bool:
+        """True once the limit is spent."""
+        return self.limit is not None and self.spent() >= self.limit
+
+
 def warm_kernels(game: str, num_players: int = 2, options: dict | None = None) -> float:
     """Compile (or load from numba's cache) ``game``'s kernels before anything is timed.
 
