@@ -671,6 +671,20 @@ def test_progress_eta_starts_after_the_warm_up_and_respects_the_limit():
     assert last_line(capped).endswith("eta 3s")
 
 
+def test_a_slow_rate_reads_per_minute_instead_of_zero_a_second():
+    import io
+
+    from fatezoo.training.progress import ProgressReport, rate_text
+
+    assert [rate_text(r) for r in (1234.4, 12.4, 2.46, 0.5, 0.004)] == \
+        ["1,234/s", "12/s", "2.5/s", "30/min", "0.24/min"]
+    report = ProgressReport(1000, "fatefell arena", stream=io.StringIO(), unit="games")
+    report.start -= 200  # 100 games in 200 s: the line said "0/s"
+    report.update(100)
+    report.line()
+    assert "100/1,000 games (10%), 200s, 30/min, eta 1800s" in report.stream.getvalue()
+
+
 def test_arena_eta_waits_for_the_first_batch(monkeypatch):
     from fatezoo.training import arena
 

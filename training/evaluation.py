@@ -237,8 +237,9 @@ def card_for_players(arenas: _Arenas, agent: str, num_players: int, games: int) 
     outcomes: Counter = Counter()
     rows = []
     played = []
-    for member in members:
-        res = arenas.run([agent, member], games, num_players, f"{agent} vs {member}", **more)
+    for i, member in enumerate(members, start=1):
+        res = arenas.run([agent, member], games, num_players,
+                         f"{agent} vs {member} (opponent {i} of {len(members)})", **more)
         if res is None:
             skipped.append({"opponent": member, "reason": "not played: "
                             + arenas.out_of_time()})

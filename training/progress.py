@@ -183,6 +183,15 @@ def warm_kernels(game: str, num_players: int = 2, options: dict | None = None) -
     return time.perf_counter() - start
 
 
+def rate_text(per_second: float) -> str:
+    """A rate as people read it: ``1,234/s``, ``2.5/s``, or ``12/min`` below one a second."""
+    if per_second >= 10:
+        return f"{per_second:,.0f}/s"
+    if per_second >= 1:
+        return f"{per_second:.1f}/s"
+    return f"{60 * per_second:.2g}/min"
+
+
 class ProgressReport:
     """Training progress on stderr: a bar on a terminal, else a line every ``every`` seconds.
 
@@ -233,7 +242,7 @@ class ProgressReport:
         rate = self.count / elapsed if elapsed > 0 else 0.0
         pct = 100.0 * self.count / self.total if self.total else 100.0
         text = (f"{self.desc}: {self.count:,}/{self.total:,} {self.unit} ({pct:.0f}%), "
-                f"{elapsed:.0f}s, {rate:,.0f}/s")
+                f"{elapsed:.0f}s, {rate_text(rate)}")
         eta = self.bar.eta(now, self.start)
         if eta is not None and self.count < self.total:
             text += f", eta {eta:.0f}s"
