@@ -349,9 +349,8 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
         -> wins + ties/2), ``wins``/``ties``/``losses`` (same shape), ``games`` (played)
         and ``games_asked``, ``stopped`` (True when the CPU time limit cut the arena),
         ``cpu_time_limit``, ``cpu_seconds`` (this process's, the whole call, compiling
-        included; None with ``runner``),
-        ``ratings`` (label
-        -> rating, se, ci, theta), ``rating_model``,
+        included; None with ``runner``), ``ratings`` (label -> rating, se, ci, theta),
+        ``rating_model``,
         ``prior_games``, ``per_agent`` (games and overall
         score rate), ``lineups``, ``truncated``, ``steps``, ``seconds`` and ``outcomes``
         (``[finishing groups of agent indices, games]`` pairs, what the ratings are fitted

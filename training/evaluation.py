@@ -163,7 +163,6 @@ class _Arenas:
         self.budget = CpuBudget(cpu_time_limit)
         if ray is not None and self.budget.limit is not None:
             raise ValueError(NOT_WITH_RAY)
-        self.played = 0
         self.stopped = False  # the CPU time limit cut an arena or left one unplayed
 
     def __enter__(self):
@@ -202,7 +201,6 @@ class _Arenas:
                            options=self.options, progress=self.progress,
                            prior_games=self.protocol.prior_games, runner=runner,
                            cpu_time_limit=None if runner else self.budget, **kwargs)
-        self.played += result["games"]
         self.stopped |= result["stopped"]
         return result
 
@@ -263,7 +261,6 @@ def card_for_players(arenas: _Arenas, agent: str, num_players: int, games: int) 
         anchors = {m: float(declared[m]) for m in played}
         source = f"declared by protocol {protocol.name}"
     else:
-        stopped_before = arenas.stopped
         anchors = calibrate(arenas, members, num_players, protocol.anchor_games
                             if games >= protocol.games else games)
         source = ("measured in this run (suite round robin; not yet declared by the protocol)"
@@ -271,7 +268,7 @@ def card_for_players(arenas: _Arenas, agent: str, num_players: int, games: int) 
                   "options; the protocol's anchors hold for its own)")
         if anchors is None:
             source = "not measured: " + arenas.out_of_time()
-        elif arenas.stopped and not stopped_before:
+        elif arenas.stopped:  # the agent's arenas ran whole (else no time was left)
             source += "; its round robin was cut by --cpu-time-limit"
     rating = None
     if played and anchors is not None:
