@@ -1,22 +1,12 @@
 """scripts/profile_rollout.py: the parts of an ISMCTS simulation's cost, timed in numba."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "profile_rollout.py"
-
-
-def _load():
-    spec = importlib.util.spec_from_file_location("profile_rollout", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from tests.script_util import load_script
 
 
 def test_the_profile_plays_whole_rollouts_and_splits_their_cost(capsys):
-    mod = _load()
+    mod = load_script("profile_rollout")
     r = mod.profile("fatefell", moves=10, rollouts=4, calls=200)
     assert r["heuristic_steps"] >= 1 and r["random_steps"] >= 1
     for key in ("encode_us", "policy_us", "start_us", "heuristic_us_per_step",

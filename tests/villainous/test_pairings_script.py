@@ -1,22 +1,12 @@
 """scripts/villainous_pairings.py: one row per villain pairing, its games all counted."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "villainous_pairings.py"
-
-
-def _load():
-    spec = importlib.util.spec_from_file_location("villainous_pairings", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from tests.script_util import load_script
 
 
 def test_every_pairing_counts_each_game_once(capsys):
-    assert _load().main(["heuristic", "random", "--games", "3"]) == 0
+    assert load_script("villainous_pairings").main(["heuristic", "random", "--games", "3"]) == 0
     rows = capsys.readouterr().out.strip().splitlines()[1:]
     pairs = [(r.split()[0], r.split()[1]) for r in rows]
     assert pairs == [(a, b) for a in ("scar", "yzma", "ratigan")
@@ -27,7 +17,7 @@ def test_every_pairing_counts_each_game_once(capsys):
 
 
 def test_bad_arguments_are_one_line_errors(capsys):
-    mod = _load()
+    mod = load_script("villainous_pairings")
     with pytest.raises(SystemExit):
         mod.main(["heuristic", "random", "--games", "0"])
     assert "--games must be >= 1, got 0" in capsys.readouterr().err
