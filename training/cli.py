@@ -281,6 +281,7 @@ def cmd_replay(args) -> int:
 def cmd_arena(args) -> int:
     """``fatezoo arena``."""
     from .arena import format_result, plot_result, run_arena, split_agents
+    from .progress import NOT_WITH_RAY, CpuBudget
 
     agents = split_agents(args.agents)
     if len(agents) < 2:
@@ -292,7 +293,10 @@ def cmd_arena(args) -> int:
                   progress=False if args.no_progress else None)
     if args.ray_workers is not None and args.ray is None:
         raise ValueError("--ray-workers needs --ray [ADDRESS]")
-    check_cpu_limit(args)
+    if args.cpu_time_limit is not None:  # run_arena checks it too; run_ray_arena takes none
+        CpuBudget(args.cpu_time_limit)  # a bad value fails here, naming it
+        if args.ray is not None:
+            raise ValueError(NOT_WITH_RAY)
     if args.ray is not None:
         from .ray_arena import run_ray_arena
 
@@ -311,17 +315,6 @@ def cmd_arena(args) -> int:
         plot_result(result, args.plot)
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
-
-
-def check_cpu_limit(args) -> None:
-    """One-line errors for ``--cpu-time-limit`` (a number > 0, and not with ``--ray``)."""
-    from .progress import NOT_WITH_RAY, CpuBudget
-
-    if args.cpu_time_limit is None:
-        return
-    CpuBudget(args.cpu_time_limit)  # a bad value fails here, naming it
-    if args.ray is not None:
-        raise ValueError(NOT_WITH_RAY)
 
 
 def check_output_path(flag: str, path: str, example: str) -> None:
@@ -487,7 +480,6 @@ def cmd_eval(args) -> int:
 
     if args.ray_workers is not None and args.ray is None:
         raise ValueError("--ray-workers needs --ray [ADDRESS]")
-    check_cpu_limit(args)
     kwargs = dict(protocol=args.protocol, players=_players(args.players), games=args.games,
                   batch=args.batch, progress=False if args.no_progress else None,
                   ray=args.ray, ray_workers=args.ray_workers, options=game_options(args),

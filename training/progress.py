@@ -122,15 +122,15 @@ class CpuBudget:
 
     Args:
         limit: CPU seconds (a number > 0), or None: no limit.
-        flag: the option's name, for the one-line error.
     """
 
-    def __init__(self, limit: float | None, flag: str = "--cpu-time-limit"):
+    def __init__(self, limit: float | None):
         if limit is not None and (isinstance(limit, bool)
                                   or not isinstance(limit, (int, float, np.integer,
                                                             np.floating))
                                   or not 0 < limit < float("inf")):
-            raise ValueError(f"{flag} must be a finite number of seconds > 0, got {limit!r}")
+            raise ValueError("--cpu-time-limit must be a finite number of seconds > 0, got "
+                             f"{limit!r}")
         self.limit = None if limit is None else float(limit)
         self.start = cpu_clock()
 

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from .options import TrainOptions
-from .progress import ProgressReport
+from .progress import ProgressReport, cpu_clock
 from .train_eval import GreedyPolicyAgent, eval_opponents, evaluate
 
 
@@ -101,7 +101,7 @@ class TrainingMonitor:
         self.opts = opts
         self.run_dir = Path(run_dir)
         self.pool = pool
-        self.start, self.cpu_start = time.perf_counter(), time.process_time()
+        self.start, self.cpu_start = time.perf_counter(), cpu_clock()
         self.next_snapshot = 0
         self.next_eval = opts.eval_every if opts.eval_every else None
         self.next_checkpoint = opts.checkpoint_every if opts.checkpoint_every else None
@@ -125,7 +125,7 @@ class TrainingMonitor:
 
     def cpu(self) -> float:
         """CPU seconds of this process (all threads) since the monitor was made."""
-        return time.process_time() - self.cpu_start
+        return cpu_clock() - self.cpu_start
 
     def time_left(self, share: float = 1.0) -> float | None:
         """Seconds until ``share`` of the tighter time limit, less the final eval's reserve.
