@@ -8,7 +8,7 @@ observation, a whole heuristic rollout and a whole random one (both from a deter
 copy, as :func:`fatezoo.agents.ismcts.search_row` plays them), and the copy, determinize
 and legal mask that start each simulation. The encode share is the encode's cost times
 the heuristic rollout's decisions over the rollout's time. Its own kernels compile on
-first use (seconds; cached after).
+every run (seconds): numba cannot reload a cache of a file run as a script.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import time
 
 import numpy as np
 
+from fatezoo.agents.ismcts import _rollout_action
 from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import (
@@ -25,14 +26,13 @@ from fatezoo.envs.core.kernels import (
     game_encode,
     game_legal,
     game_policy,
-    random_legal,
     step_record,
 )
 from fatezoo.envs.core.registry import game_names, get_spec
 from fatezoo.envs.core.rng import seed_words
 
 
-@njit(cache=True)
+@njit  # not cached: the script is loaded as __main__ and as a test module
 def encode_n(rec, obs, n):
     """``encode`` of the mover's observation ``n`` times."""
     total = 0.0
@@ -42,7 +42,7 @@ def encode_n(rec, obs, n):
     return total
 
 
-@njit(cache=True)
+@njit  # not cached: the script is loaded as __main__ and as a test module
 def policy_n(rec, obs, mask, words, n):
     """The rollout policy on one encoded observation ``n`` times."""
     total = 0
@@ -52,7 +52,7 @@ def policy_n(rec, obs, mask, words, n):
     return total
 
 
-@njit(cache=True)
+@njit  # not cached: the script is loaded as __main__ and as a test module
 def start_n(work, work_u8, root_u8, words, mask, n):
     """A simulation's start ``n`` times: copy the root, determinize, legal mask."""
     viewer = work[0]["current_player"]
@@ -62,7 +62,7 @@ def start_n(work, work_u8, root_u8, words, mask, n):
         game_legal(work[0], mask)
 
 
-@njit(cache=True)
+@njit  # not cached: the script is loaded as __main__ and as a test module
 def rollouts_n(work, work_u8, root_u8, words, obs, mask, n, use_policy):
     """``n`` simulations played to the end; the decisions played."""
     steps = 0
@@ -72,13 +72,8 @@ def rollouts_n(work, work_u8, root_u8, words, obs, mask, n, use_policy):
         rec = work[0]
         game_determinize(rec, viewer, words)
         game_legal(rec, mask)
-        while not (rec["terminated"] or rec["truncated"]):
-            if use_policy:
-                game_encode(rec, rec["current_player"], 0, obs)
-                action = game_policy(obs, mask, words, rec)
-            else:
-                action = random_legal(mask, words)
-            step_record(rec, action, mask)
+        while not (rec["terminated"] or rec["truncated"]):  # search_row's rollout
+            step_record(rec, _rollout_action(rec, mask, obs, words, use_policy), mask)
             steps += 1
     return steps
 
