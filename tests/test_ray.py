@@ -81,6 +81,32 @@ def test_ray_arena_gives_up_after_the_reruns_with_one_line(local_ray, tmp_path):
                       max_retries=0, kill_once=str(tmp_path / "killed"), options=OPTIONS)
 
 
+class Updates:
+    """A progress stand-in that records each ``update(n)``."""
+
+    def __init__(self):
+        self.calls = []
+
+    def update(self, n):
+        self.calls.append(int(n))
+
+
+def test_ray_runner_redraws_progress_while_no_chunk_comes_back(local_ray, monkeypatch):
+    import fatezoo.training.ray_arena as ray_arena
+    from fatezoo.training.arena import game_seeds, make_lineups
+
+    monkeypatch.setattr(ray_arena, "HEARTBEAT", 0.0)  # every wait that finds nothing redraws
+    games, workers = 64, 2
+    lineups = np.asarray(make_lineups(2, 2), np.int64)
+    seats = lineups[np.arange(games) % len(lineups)]
+    progress = Updates()
+    ray_arena.ray_runner(workers)(GAME, ["random", "ismcts:sims=4"], [0, 1], seats,
+                                  game_seeds(3, games), 2, OPTIONS, 16, progress)
+    assert 0 in progress.calls  # redrawn before a chunk came back
+    size = -(-games // (ray_arena.CHUNKS_PER_WORKER * workers))
+    assert [n for n in progress.calls if n] == [size] * (games // size)  # chunk by chunk
+
+
 def json_line(out: str) -> dict:
     """The CLI's one-line JSON object in ``out``: the shared local Ray may print its own
     lines to this process's stdout at any time (e.g. "(raylet) A worker died ..." after the

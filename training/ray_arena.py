@@ -15,7 +15,11 @@ the local arena's, bit for bit, for any number of workers and any chunk size (on
 - Fault tolerance: a chunk whose worker dies (killed, out of memory, node lost) is rerun
   by Ray on another worker, up to ``max_retries`` times; a rerun chunk gives the same rows,
   so the result is unchanged. An exception raised by the game code itself is not retried.
-- Progress: the bar advances by a chunk's games when that chunk comes back.
+- Progress: the bar advances by a chunk's games when that chunk comes back, and redraws
+  every ``HEARTBEAT`` seconds while none does (so a searching arena's first lines come
+  before its first chunk, with the time so far). By default a run is cut into about
+  ``CHUNKS_PER_WORKER`` chunks per worker, so its first ETA comes after about
+  1/``CHUNKS_PER_WORKER`` of it and the workers finish close together.
 - Ray: ``address=None`` starts a local Ray (``num_cpus=workers``) for the run and stops it
   afterwards; an address (``auto``, ``ray://host:10001``, ``host:6379``) joins a running
   cluster (started with ``ray start --head``). Every node needs fatezoo installed, and an
@@ -39,6 +43,8 @@ from fatezoo.envs.core.docs import install_hint
 from .arena import play_games, played_arrays, run_arena
 
 MAX_RETRIES = 3  # reruns of a chunk whose worker died
+CHUNKS_PER_WORKER = 16  # default chunks per worker: the progress's step and the tail's idle time
+HEARTBEAT = 30.0  # seconds between progress redraws while no chunk comes back
 _AGENTS: dict = {}  # per worker process: the agents of the last arena, built once
 
 
@@ -103,7 +109,8 @@ def ray_runner(workers: int | None = None, chunk: int | None = None,
 
     Args:
         workers: chunks in flight at once (None: the cluster's CPUs).
-        chunk: games per task (None: about four chunks per worker, at most ``batch``).
+        chunk: games per task (None: about ``CHUNKS_PER_WORKER`` chunks per worker, at
+            most ``batch``).
         max_retries: reruns of a chunk whose worker died.
         kill_once: see :func:`play_chunk` (tests only).
     """
@@ -116,7 +123,7 @@ def ray_runner(workers: int | None = None, chunk: int | None = None,
             progress, score_field=None):
         g = len(seeds)
         inflight = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        size = chunk or max(1, min(int(batch), math.ceil(g / (4 * inflight))))
+        size = chunk or max(1, min(int(batch), math.ceil(g / (CHUNKS_PER_WORKER * inflight))))
         bounds = [(lo, min(lo + size, g)) for lo in range(0, g, size)]
         out = played_arrays(g, num_players, score_field)
         pending: dict = {}
@@ -129,7 +136,9 @@ def ray_runner(workers: int | None = None, chunk: int | None = None,
                                         seat_agents[lo:hi], seeds[lo:hi], num_players,
                                         options, batch, kill_once, score_field)
                     pending[ref] = (lo, hi)
-                done, _ = ray.wait(list(pending), num_returns=1)
+                done, _ = ray.wait(list(pending), num_returns=1, timeout=HEARTBEAT)
+                if not done and progress is not None:
+                    progress.update(0)  # no chunk yet: the line still shows the time so far
                 for ref in done:
                     lo, hi = pending.pop(ref)
                     try:
@@ -178,7 +187,8 @@ def run_ray_arena(game: str, agents: list[str], games: int = 1000, num_players: 
         address: a Ray cluster to join (None or ``"local"``: start a local Ray for this
             call and stop it at the end; an already initialized Ray is used as it is).
         workers: chunks in flight at once, and the CPUs of a local Ray (None: all CPUs).
-        chunk: games per Ray task (None: about four chunks per worker, at most ``batch``).
+        chunk: games per Ray task (None: about ``CHUNKS_PER_WORKER`` chunks per worker, at
+            most ``batch``).
         max_retries: reruns of a chunk whose worker died.
         kill_once: tests only (see :func:`play_chunk`).
 
@@ -204,4 +214,5 @@ def run_ray_arena(game: str, agents: list[str], games: int = 1000, num_players: 
             ray.shutdown()
 
 
-__all__ = ["MAX_RETRIES", "play_chunk", "ray_runner", "run_ray_arena"]
+__all__ = ["CHUNKS_PER_WORKER", "HEARTBEAT", "MAX_RETRIES", "play_chunk", "ray_runner",
+           "run_ray_arena"]
