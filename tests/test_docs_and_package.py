@@ -118,3 +118,16 @@ def test_installed_wheel_has_every_game_and_its_data(tmp_path):
     for game, files in game_data_files().items():
         missing = set(files) - set(report["files"][game])
         assert not missing, f"{game}: the installed package lacks {sorted(missing)}"
+
+
+
+def test_evaluation_md_declares_the_anchors_the_protocol_declares():
+    from fatezoo.training.evaluation import PROTOCOLS
+
+    protocol = PROTOCOLS["v1"]
+    text = (ROOT / "docs" / "EVALUATION.md").read_text()
+    rows = re.findall(r"^\| `(\w+)`, (\d+) \| ((?:[\d.]+ \| ){%d})" % len(protocol.suite),
+                      text, re.M)
+    table = {(game, int(n)): dict(zip(protocol.suite, map(float, cells.split(" | ")[:-1])))
+             for game, n, cells in rows}
+    assert table == protocol.anchors

@@ -89,6 +89,8 @@ PROTOCOLS = {
         anchors={
             ("fatefell", 2): {"random": 1000.0, "heuristic": 2413.2, "ismcts:sims=200": 2583.8,
                               "baseline:v1": 2605.5},
+            ("fathoming", 2): {"random": 1000.0, "heuristic": 1516.1, "ismcts:sims=200": 1779.7,
+                               "baseline:v1": 1720.2},
         },
     ),
 }
