@@ -223,3 +223,22 @@ def test_a_cpu_time_limit_keeps_the_first_whole_seatings_of_the_games_asked():
     cut = run_arena(GAME, specs, games=8, batch=2, options=OPTIONS, cpu_time_limit=1e-9)
     assert format_result(cut).startswith("stopped by --cpu-time-limit 1e-09 after 0 CPU s: 2 of "
                                          "the 8 games asked")
+
+
+class Updates:
+    """A progress stand-in that records each ``update(n)``."""
+
+    def __init__(self):
+        self.calls = []
+
+    def update(self, n):
+        self.calls.append(int(n))
+
+
+def test_a_batch_updates_its_progress_at_every_step_and_counts_each_game_once():
+    agents = [make_agent(s, GAME, seed=i) for i, s in enumerate(("random", "heuristic"))]
+    seats = np.asarray(make_lineups(2, 2), np.int64)[np.arange(6) % 2]
+    progress = Updates()
+    *_, lengths = play_batch(GAME, agents, seats, game_seeds(4, 6), 2, OPTIONS, progress)
+    assert len(progress.calls) == lengths.max()  # one update per step of the batch
+    assert sum(progress.calls) == 6 and progress.calls.count(0) > 0

@@ -178,7 +178,8 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
         seeds: (B,) game seeds.
         num_players: seats per game.
         options: further env options (``max_turns``, ``reward``, the game's own).
-        progress: a bar advanced by one per finished game.
+        progress: a bar advanced by one per finished game, and by 0 at each step (its
+            lines keep their time while a searching batch's games all run).
         rng: (B, n, 4) int64 generator words of each seat's agent stream, advanced in
             place; None: :func:`seat_rng_words` of each seed.
         score_field: a record field holding each seat's score (``"total"``, ``"vp"``...):
@@ -225,7 +226,7 @@ def play_batch(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
         newly = (term | trunc) & ~done
         truncated |= trunc & newly
         done |= newly
-        if progress is not None and newly.any():
+        if progress is not None:  # every step, so a long batch's lines still come
             progress.update(int(newly.sum()))
     returns = vec.states["returns"][:, :num_players].astype(np.float32)
     if score_field is not None:
