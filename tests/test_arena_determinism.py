@@ -25,6 +25,8 @@ from fatezoo.training.arena import (
     seat_rng_words,
 )
 
+from .progress_util import Updates
+
 GAME = "fatefell"
 OPTIONS = {"seasons": 1}
 
@@ -223,16 +225,6 @@ def test_a_cpu_time_limit_keeps_the_first_whole_seatings_of_the_games_asked():
     cut = run_arena(GAME, specs, games=8, batch=2, options=OPTIONS, cpu_time_limit=1e-9)
     assert format_result(cut).startswith("stopped by --cpu-time-limit 1e-09 after 0 CPU s: 2 of "
                                          "the 8 games asked")
-
-
-class Updates:
-    """A progress stand-in that records each ``update(n)``."""
-
-    def __init__(self):
-        self.calls = []
-
-    def update(self, n):
-        self.calls.append(int(n))
 
 
 def test_a_batch_updates_its_progress_at_every_step_and_counts_each_game_once():

@@ -16,6 +16,8 @@ import pytest
 from fatezoo.training.arena import run_arena
 from fatezoo.training.cli import main
 
+from .progress_util import Updates
+
 GAME = "fatefell"
 OPTIONS = {"seasons": 1}
 # under pytest-xdist (--dist loadgroup) every test here runs in one worker: one local Ray
@@ -79,16 +81,6 @@ def test_ray_arena_gives_up_after_the_reruns_with_one_line(local_ray, tmp_path):
     with pytest.raises(RuntimeError, match=r"games 0\.\.7 failed after 0 reruns"):
         run_ray_arena(GAME, ["random", "heuristic"], games=8, batch=8, workers=1, chunk=8,
                       max_retries=0, kill_once=str(tmp_path / "killed"), options=OPTIONS)
-
-
-class Updates:
-    """A progress stand-in that records each ``update(n)``."""
-
-    def __init__(self):
-        self.calls = []
-
-    def update(self, n):
-        self.calls.append(int(n))
 
 
 def test_ray_runner_redraws_progress_while_no_chunk_comes_back(local_ray, monkeypatch):
