@@ -24,8 +24,7 @@ from fatezoo.training.arena import (
     run_arena,
     seat_rng_words,
 )
-
-from .progress_util import Updates
+from tests.progress_util import Updates
 
 GAME = "fatefell"
 OPTIONS = {"seasons": 1}

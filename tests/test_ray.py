@@ -15,8 +15,7 @@ import pytest
 
 from fatezoo.training.arena import run_arena
 from fatezoo.training.cli import main
-
-from .progress_util import Updates
+from tests.progress_util import Updates
 
 GAME = "fatefell"
 OPTIONS = {"seasons": 1}
