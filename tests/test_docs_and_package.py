@@ -120,7 +120,6 @@ def test_installed_wheel_has_every_game_and_its_data(tmp_path):
         assert not missing, f"{game}: the installed package lacks {sorted(missing)}"
 
 
-
 def test_evaluation_md_declares_the_anchors_the_protocol_declares():
     from fatezoo.training.evaluation import PROTOCOLS
 

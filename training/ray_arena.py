@@ -18,8 +18,8 @@ the local arena's, bit for bit, for any number of workers and any chunk size (on
 - Progress: the bar advances by a chunk's games when that chunk comes back, and redraws
   every ``HEARTBEAT`` seconds while none does (so a searching arena's first lines come
   before its first chunk, with the time so far). By default a run is cut into about
-  ``CHUNKS_PER_WORKER`` chunks per worker, so its first ETA comes after about
-  1/``CHUNKS_PER_WORKER`` of it and the workers finish close together.
+  ``CHUNKS_PER_WORKER`` chunks per worker, so the progress moves in small steps and the
+  workers finish close together.
 - Ray: ``address=None`` starts a local Ray (``num_cpus=workers``) for the run and stops it
   afterwards; an address (``auto``, ``ray://host:10001``, ``host:6379``) joins a running
   cluster (started with ``ray start --head``). Every node needs fatezoo installed, and an
