@@ -74,6 +74,24 @@ def test_ray_arena_reruns_the_games_of_a_killed_worker(local_ray, tmp_path):
     assert without_seconds(got) == local
 
 
+def test_a_ray_arena_saves_each_chunk_and_goes_on_without_ray(local_ray, tmp_path):
+    from fatezoo.training.ray_arena import run_ray_arena
+
+    kwargs = dict(games=48, seed=11, batch=8, options=OPTIONS)
+    specs = ["random", "heuristic", "ismcts:sims=4"]
+    local = without_seconds(run_arena(GAME, specs, **kwargs))
+    path = tmp_path / "games.jsonl"
+    run_ray_arena(GAME, specs, workers=2, chunk=5, save_games=str(path), **kwargs)
+    rows = path.read_text().splitlines()
+    assert len(rows) == 1 + 10  # the arena, then its 48 games in chunks of 5
+    path.write_text("\n".join(rows[:1] + rows[1::2]) + "\n")  # as if stopped with half
+    went_on = run_arena(GAME, specs, save_games=str(path), **kwargs)
+    assert went_on["games_resumed"] == 25
+    drop = ("save_games", "games_resumed")
+    assert ({k: v for k, v in without_seconds(went_on).items() if k not in drop}
+            == {k: v for k, v in local.items() if k not in drop})
+
+
 def test_ray_arena_gives_up_after_the_reruns_with_one_line(local_ray, tmp_path):
     from fatezoo.training.ray_arena import run_ray_arena
 

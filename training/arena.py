@@ -56,6 +56,7 @@ from .progress import (
     warm_kernels,
 )
 from .ratings import MODEL, finishing_groups, fit_outcomes
+from .saved_games import SavedGames, arena_header
 
 RATING_MODEL = MODEL
 
@@ -245,7 +246,7 @@ def played_arrays(games: int, num_players: int, score_field: str | None = None) 
 def play_games(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarray,
                num_players: int, options: dict | None = None, batch: int = 256,
                progress: Progress | None = None, score_field: str | None = None,
-               budget: CpuBudget | None = None, whole: int = 1):
+               budget: CpuBudget | None = None, whole: int = 1, on_rows=None):
     """Play games ``batch`` at a time with :func:`play_batch`; per-game results.
 
     Row ``g`` of the results depends only on ``seeds[g]``, ``seat_agents[g]`` and the
@@ -254,6 +255,9 @@ def play_games(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
     ``budget``: once it is spent, play stops after the batch in progress and the results
     are the first games played, a multiple of ``whole`` of them (the arena's whole sets of
     seatings; a batch's games beyond the last whole set are dropped).
+
+    ``on_rows(lo, hi, rows)``: called with each batch's rows (``rows[i][lo:hi]`` of the
+    results) as soon as they are played (:mod:`.saved_games` writes them to disk).
 
     Returns:
         (returns (G, n) float32, truncated (G,) bool, lengths (G,) int64) and with
@@ -267,6 +271,8 @@ def play_games(game: str, agents: list, seat_agents: np.ndarray, seeds: np.ndarr
                           options, progress, score_field=score_field)
         for array, part in zip(out, rows):
             array[lo:hi] = part
+        if on_rows is not None:
+            on_rows(lo, hi, rows)
         if budget is not None and hi < len(seeds) and hi >= whole and budget.over():
             return tuple(array[:hi - hi % whole] for array in out)
     return tuple(out)
@@ -312,7 +318,8 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
               seed: int = 0, batch: int = 256, options: dict | None = None,
               progress: bool | None = False, prior_games: float = 1.0,
               runner=None, score_field: str | None = None,
-              cpu_time_limit: float | CpuBudget | None = None) -> dict:
+              cpu_time_limit: float | CpuBudget | None = None,
+              save_games: str | None = None) -> dict:
     """Play ``games`` games between ``agents`` and return matrices and ratings.
 
     Args:
@@ -331,10 +338,10 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
             :func:`fatezoo.training.ratings.fit_ratings`).
         runner: who plays the games: None plays them here (:func:`play_games`); else a
             callable ``runner(game, specs, agent_seeds, seat_agents, seeds, num_players,
-            options, batch, progress, score_field=None)`` returning what
+            options, batch, progress, score_field=None, on_rows=None)`` returning what
             :func:`play_games` returns for the agents ``make_agent(specs[i], game,
-            num_players, seed=agent_seeds[i])`` (:mod:`fatezoo.training.ray_arena` plays
-            them on Ray workers).
+            num_players, seed=agent_seeds[i])`` and calling ``on_rows`` as it does
+            (:mod:`fatezoo.training.ray_arena` plays them on Ray workers).
         score_field: a record field holding each seat's score: the result then has
             ``score_margin`` (row agent -> column agent -> mean of the row seat's final
             score minus the column seat's, over their pairings).
@@ -343,6 +350,10 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
             shared with other work; the result then holds the first games played, in
             whole sets of seatings (at least one batch), and says it was stopped. Not
             with ``runner`` (its games run in other processes).
+        save_games: a file (:mod:`.saved_games`) that every finished batch's games are
+            appended to; the games already in it (a stopped run of the same arena) are
+            read, not played again. The result is the unbroken arena's; ``seconds`` and
+            ``cpu_seconds`` count this call's games only.
 
     Returns:
         A JSON-able dict: ``agents``, ``matrix`` / ``counts`` / ``ci`` (row agent ->
@@ -350,7 +361,8 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
         -> wins + ties/2), ``wins``/``ties``/``losses`` (same shape), ``games`` (played)
         and ``games_asked``, ``stopped`` (True when the CPU time limit cut the arena),
         ``cpu_time_limit``, ``cpu_seconds`` (this process's, the whole call, compiling
-        included; None with ``runner``), ``ratings`` (label -> rating, se, ci, theta),
+        included; None with ``runner``), ``save_games`` and ``games_resumed`` (the games
+        read from it), ``ratings`` (label -> rating, se, ci, theta),
         ``rating_model``,
         ``prior_games``, ``per_agent`` (games and overall
         score rate), ``lineups``, ``truncated``, ``steps``, ``seconds`` and ``outcomes``
@@ -387,23 +399,43 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     losses = np.zeros((k, k), np.int64)
     seat_games = np.zeros((k, num_players), np.int64)
     outcomes: Counter = Counter()
-    start = time.perf_counter()
-    # the games of a batch end together: no ETA before the first batch (compiling included)
-    bar = ProgressReport(games, f"{game} arena", enabled=progress, unit="games",
-                         eta_after=min(batch, games), time_left=budget.left)
     seat_table = table[lineup_of]
     more = {} if score_field is None else {"score_field": score_field}
+    played = played_arrays(games, num_players, score_field)
+    saved, save = None, None
+    if save_games is not None:
+        header = arena_header(game, specs, num_players, seed, games, options, score_field)
+        saved = SavedGames(save_games, header, played)
+    have = np.zeros(games, bool) if saved is None else saved.have
+    resumed = int(have.sum())
+    todo = np.flatnonzero(~have)
+    if saved is not None:
+        def save(lo, hi, rows):
+            saved.save(todo[lo:hi], rows)
+    start = time.perf_counter()
+    # the games of a batch end together: no ETA before the first batch (compiling included)
+    desc = f"{game} arena" + (f" ({resumed} games read from {save_games})" if resumed else "")
+    bar = ProgressReport(len(todo), desc, enabled=progress, unit="games",
+                         eta_after=min(batch, max(len(todo), 1)), time_left=budget.left)
     try:
         if runner is None:
-            played = play_games(game, players, seat_table, seeds, num_players, options, batch,
-                                bar, **more, budget=budget, whole=len(lineups))
+            rows = play_games(game, players, seat_table[todo], seeds[todo], num_players,
+                              options, batch, bar, **more, budget=budget, whole=len(lineups),
+                              on_rows=save)
         else:
-            played = runner(game, specs, agent_seeds, seat_table, seeds, num_players, options,
-                            batch, bar, **more)
+            rows = runner(game, specs, agent_seeds, seat_table[todo], seeds[todo],
+                          num_players, options, batch, bar, **more, on_rows=save)
     finally:
         bar.close()
-    returns, trunc, lengths = played[:3]
-    games = len(returns)  # fewer than asked when the CPU time limit stopped play
+        if saved is not None:
+            saved.close()
+    for array, part in zip(played, rows):
+        array[todo[:len(part)]] = part
+    have[todo[:len(rows[0])]] = True
+    if not have.all():  # the CPU time limit stopped play: the first games, in whole sets
+        games = int(np.argmin(have))
+        games -= games % len(lineups)
+    returns, trunc, lengths = (array[:games] for array in played[:3])
     margins = np.zeros((k, k))
     truncated = int(trunc.sum())
     for g in range(games):
@@ -458,6 +490,8 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
         "game": game, "num_players": int(num_players), "games": int(games),
         "games_asked": int(asked), "stopped": games < asked,
         "cpu_time_limit": budget.limit, "cpu_seconds": cpu_seconds, "seed": int(seed),
+        "save_games": None if save_games is None else str(save_games),
+        "games_resumed": resumed,
         "batch": int(batch), "options": dict(options or {}), "agents": labels,
         "lineups": [[labels[a] for a in lu] for lu in lineups],
         "matrix": matrix, "ci": ci, "counts": cnt, "scores": sc,
@@ -472,6 +506,16 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     }
 
 
+def _timing(result: dict) -> str:
+    """The run's seconds, and its speed unless some games were read from a saved file."""
+    resumed = result.get("games_resumed", 0)
+    if resumed:
+        return (f"{resumed:,} games read from {result['save_games']}, the rest played in "
+                f"{result['seconds']:.1f}s")
+    speed = result["steps"] / max(result["seconds"], 1e-9)
+    return f"{result['seconds']:.1f}s ({speed:,.0f} steps/s)"
+
+
 def format_result(result: dict) -> str:
     """The arena result as text: win-rate matrix with 95% CIs and counts, then ratings."""
     labels = result["agents"]
@@ -482,8 +526,7 @@ def format_result(result: dict) -> str:
     lines = [*stopped,
              f"{result['game']}: {result['games']} games, {result['num_players']} players, "
              f"seed {result['seed']}, {len(result['lineups'])} lineups, "
-             f"{result['truncated']} truncated, {result['seconds']:.1f}s "
-             f"({result['steps'] / max(result['seconds'], 1e-9):,.0f} steps/s)",
+             f"{result['truncated']} truncated, " + _timing(result),
              "game length (decisions asked of the agents): median {median:g}, mean {mean:.1f}, "
              "min {min}, max {max}".format(**result["game_length"]),
              "",

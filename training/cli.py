@@ -128,6 +128,10 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                         "default: every CPU)")
     p.add_argument("--cpu-time-limit", type=float, default=None, metavar="SECONDS",
                    help=CPU_LIMIT_HELP.format(what="the arena", result="the result"))
+    p.add_argument("--save-games", default=None, metavar="FILE.jsonl",
+                   help="append each finished batch's games to FILE; the same command "
+                        "run again reads them and plays only the rest (a stopped arena "
+                        "goes on; the result is the unbroken arena's)")
     add_game_options(p, game)
 
     p = sub.add_parser("bench", help="benchmark the core, the AEC loop and the gym wrapper")
@@ -288,9 +292,11 @@ def cmd_arena(args) -> int:
         raise ValueError(f"--agents needs at least 2 comma-separated agents, got {args.agents!r}")
     if args.plot:
         check_plot_path(args.plot)  # before any game is played
+    if args.save_games is not None and not os.path.exists(args.save_games):
+        check_output_path("--save-games", args.save_games, "games.jsonl")
     kwargs = dict(games=args.games, num_players=args.players, seed=args.seed,
                   batch=args.batch, options=game_options(args),
-                  progress=False if args.no_progress else None)
+                  progress=False if args.no_progress else None, save_games=args.save_games)
     if args.ray_workers is not None and args.ray is None:
         raise ValueError("--ray-workers needs --ray [ADDRESS]")
     if args.cpu_time_limit is not None:  # run_arena checks it too; run_ray_arena takes none

@@ -20,6 +20,8 @@ the local arena's, bit for bit, for any number of workers and any chunk size (on
   before its first chunk, with the time so far). By default a run is cut into about
   ``CHUNKS_PER_WORKER`` chunks per worker, so the progress moves in small steps and the
   workers finish close together.
+- Stopping: with ``save_games`` every chunk's games are on disk as soon as it comes back,
+  and the same command goes on from them (:mod:`.saved_games`).
 - Ray: ``address=None`` starts a local Ray (``num_cpus=workers``) for the run and stops it
   afterwards; an address (``auto``, ``ray://host:10001``, ``host:6379``) joins a running
   cluster (started with ``ray start --head``). Every node needs fatezoo installed, and an
@@ -120,7 +122,7 @@ def ray_runner(workers: int | None = None, chunk: int | None = None,
                         runtime_env={"env_vars": {"NUMBA_NUM_THREADS": "1"}})(play_chunk)
 
     def run(game, specs, agent_seeds, seat_agents, seeds, num_players, options, batch,
-            progress, score_field=None):
+            progress, score_field=None, on_rows=None):
         g = len(seeds)
         inflight = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = chunk or max(1, min(int(batch), math.ceil(g / (CHUNKS_PER_WORKER * inflight))))
@@ -155,6 +157,8 @@ def ray_runner(workers: int | None = None, chunk: int | None = None,
                                            f"{': ' + first if first else ''}") from None
                     for array, part in zip(out, rows):
                         array[lo:hi] = part
+                    if on_rows is not None:
+                        on_rows(lo, hi, rows)
                     if progress is not None:
                         progress.update(hi - lo)
         finally:
@@ -170,7 +174,7 @@ def run_ray_arena(game: str, agents: list[str], games: int = 1000, num_players: 
                   progress: bool | None = False, prior_games: float = 1.0,
                   address: str | None = None, workers: int | None = None,
                   chunk: int | None = None, max_retries: int = MAX_RETRIES,
-                  kill_once: str | None = None) -> dict:
+                  kill_once: str | None = None, save_games: str | None = None) -> dict:
     """:func:`~fatezoo.training.arena.run_arena` with the games played on Ray workers.
 
     Args:
@@ -191,6 +195,9 @@ def run_ray_arena(game: str, agents: list[str], games: int = 1000, num_players: 
             most ``batch``).
         max_retries: reruns of a chunk whose worker died.
         kill_once: tests only (see :func:`play_chunk`).
+        save_games: a file each finished chunk's games are appended to, and the games
+            already there read instead of played (:mod:`.saved_games`): a stopped Ray
+            arena goes on, with or without Ray, and gives the unbroken arena's result.
 
     Returns:
         The :func:`~fatezoo.training.arena.run_arena` dict.
@@ -206,7 +213,7 @@ def run_ray_arena(game: str, agents: list[str], games: int = 1000, num_players: 
         runner = ray_runner(workers, chunk, max_retries, kill_once)
         return run_arena(game, agents, games=games, num_players=num_players, seed=seed,
                          batch=batch, options=options, progress=progress,
-                         prior_games=prior_games, runner=runner)
+                         prior_games=prior_games, runner=runner, save_games=save_games)
     finally:
         if started:
             import ray
