@@ -434,3 +434,40 @@ def test_ci_short_eval_of_each_game(game, capsys):
                                                           "ismcts:sims=200"]
     assert c["rating"] is not None
     assert (c["score"]["field"] is None) == (game == "villainous")
+
+
+def test_a_stopped_card_goes_on_from_its_saved_games_and_equals_the_unbroken_card(
+        monkeypatch, tmp_path):
+    run = dict(games=4, options={"seasons": 1})  # anchors measured in the run: saved too
+    full = evaluate_agent("fatefell", "random", **run)
+    folder = tmp_path / "card"
+    clock = FakeCpuClock(monkeypatch, after=100.0)  # spent once the first arena is played
+    cut = evaluate_agent("fatefell", "random", cpu_time_limit=50, save_games=str(folder),
+                         **run)
+    assert cut["stopped"] and cut["games_resumed"] == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["fatefell-2p-random-vs-random.jsonl"]
+    clock.now = 0.0
+    monkeypatch.undo()
+    went_on = evaluate_agent("fatefell", "random", save_games=str(folder), **run)
+    assert went_on["games_resumed"] == 4 and not went_on["stopped"]
+    drop = ("seconds", "cpu_seconds", "save_games", "games_resumed")
+    assert ({k: v for k, v in went_on.items() if k not in drop}
+            == {k: v for k, v in full.items() if k not in drop})
+    assert len(list(folder.iterdir())) == 5  # one file per suite member, and the anchors'
+    assert "4 games read from" in format_card(went_on)
+
+
+def test_saved_card_arenas_have_safe_distinct_names(tmp_path, capsys):
+    from fatezoo.training.evaluation import saved_games_name
+
+    assert saved_games_name("fatefell", ["heuristic", "random"], 2) == \
+        "fatefell-2p-heuristic-vs-random.jsonl"
+    odd = saved_games_name("fatefell", ["ppo:../runs/a b/final.zip", "random"], 3)
+    assert odd.startswith("fatefell-3p-ppo_.._runs_a_b_final.zip-vs-random-")
+    assert "/" not in odd and odd != saved_games_name("fatefell", ["ppo:../runs/a_b/final.zip",
+                                                                    "random"], 3)
+    file = tmp_path / "file"
+    file.write_text("")
+    status, _, err = run_cli(capsys, "eval", "fatefell", "random", "--games", "2",
+                             "--save-games", file)
+    assert status == 2 and "is a file" in err and len(err.strip().splitlines()) == 1

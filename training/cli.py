@@ -213,6 +213,10 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
                    help="with --ray: game chunks played at once")
     p.add_argument("--cpu-time-limit", type=float, default=None, metavar="SECONDS",
                    help=CPU_LIMIT_HELP.format(what="the card", result="the card"))
+    p.add_argument("--save-games", default=None, metavar="FOLDER",
+                   help="keep each arena's finished games in FOLDER (one file per arena); "
+                        "the same command run again reads them and plays only the rest "
+                        "(the card is the unbroken run's)")
     add_game_options(p, game)
 
     p = sub.add_parser("export-baseline", help="a train checkpoint as a numpy baseline file",
@@ -489,7 +493,7 @@ def cmd_eval(args) -> int:
     kwargs = dict(protocol=args.protocol, players=_players(args.players), games=args.games,
                   batch=args.batch, progress=False if args.no_progress else None,
                   ray=args.ray, ray_workers=args.ray_workers, options=game_options(args),
-                  cpu_time_limit=args.cpu_time_limit)
+                  cpu_time_limit=args.cpu_time_limit, save_games=args.save_games)
     if args.calibrate:
         if args.agent is not None or args.plot:
             raise ValueError("--calibrate measures the suite: give no AGENT and no --plot")

@@ -28,8 +28,11 @@ game counts: not on the batch size, the machine or Ray (the arena guarantees it)
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import os
+import re
 import sys
 import time
 from collections import Counter
@@ -158,8 +161,12 @@ class _Arenas:
     """Plays the card's arenas: here, or on Ray (one Ray session for all of them)."""
 
     def __init__(self, game: str, protocol: Protocol, batch: int, progress, ray, workers,
-                 options: dict | None = None, cpu_time_limit: float | None = None):
+                 options: dict | None = None, cpu_time_limit: float | None = None,
+                 save_games: str | None = None):
         self.game, self.protocol, self.batch, self.progress = game, protocol, batch, progress
+        self.save_games, self.resumed = save_games, 0
+        if save_games is not None:
+            check_save_folder(save_games)
         self.options = dict(protocol.options, **(options or {}))
         self.ray, self.workers, self.started = ray, workers, False
         self.budget = CpuBudget(cpu_time_limit)
@@ -198,17 +205,50 @@ class _Arenas:
         if self.progress is not False:
             print(f"fatezoo eval: {self.game}, {num_players} players, {what}: {games:,} games",
                   file=sys.stderr, flush=True)
+        save = (None if self.save_games is None else
+                os.path.join(self.save_games, saved_games_name(self.game, agents, num_players)))
         result = run_arena(self.game, agents, games=games, num_players=num_players,
                            seed=self.protocol.seed, batch=self.batch,
                            options=self.options, progress=self.progress,
                            prior_games=self.protocol.prior_games, runner=runner,
-                           cpu_time_limit=None if runner else self.budget, **kwargs)
+                           cpu_time_limit=None if runner else self.budget, save_games=save,
+                           **kwargs)
         self.stopped |= result["stopped"]
+        self.resumed += result["games_resumed"]
         return result
 
     def out_of_time(self) -> str:
         """Why an arena was not played: the limit, spent."""
         return f"--cpu-time-limit {self.budget.limit:g} was spent"
+
+
+def check_save_folder(path: str) -> None:
+    """Make the ``--save-games`` folder (its parent must exist), or a one-line error."""
+    where = str(path)
+    if os.path.exists(where) and not os.path.isdir(where):
+        raise ValueError(f"--save-games {where!r} is a file; eval saves one file per arena "
+                         "in a folder: give a folder")
+    parent = os.path.dirname(os.path.abspath(where))
+    if not os.path.isdir(parent):
+        raise ValueError(f"--save-games {where!r}: folder {parent!r} does not exist")
+    try:
+        os.makedirs(where, exist_ok=True)
+    except OSError as err:
+        raise ValueError(f"--save-games {where!r}: {err.strerror or err}") from None
+
+
+def saved_games_name(game: str, agents: list, num_players: int) -> str:
+    """The file of one card arena in the ``--save-games`` folder.
+
+    ``fathoming-2p-heuristic-vs-random.jsonl``: the specs with characters outside
+    ``[A-Za-z0-9._=-]`` replaced, and a hash of the specs where that changed them (the file's
+    first line names the arena exactly, so a clash is refused, never mixed).
+    """
+    text = "-vs-".join(agents)
+    slug = re.sub(r"[^A-Za-z0-9._=-]+", "_", text)[:120]
+    if slug != text:
+        slug += "-" + hashlib.sha256(text.encode()).hexdigest()[:8]
+    return f"{game}-{int(num_players)}p-{slug}.jsonl"
 
 
 def calibrate(arenas: _Arenas, members: list, num_players: int, games: int) -> dict | None:
@@ -306,7 +346,8 @@ def check_options(game: str, proto: Protocol, options) -> dict:
 def evaluate_agent(game: str, agent: str, protocol: str = "v1", players=None,
                    games: int | None = None, batch: int = 256, progress: bool | None = False,
                    ray: str | None = None, ray_workers: int | None = None,
-                   options: dict | None = None, cpu_time_limit: float | None = None) -> dict:
+                   options: dict | None = None, cpu_time_limit: float | None = None,
+                   save_games: str | None = None) -> dict:
     """The score card of ``agent`` on ``game`` under ``protocol`` (see the module docs).
 
     Args:
@@ -327,6 +368,9 @@ def evaluate_agent(game: str, agent: str, protocol: str = "v1", players=None,
             keeps the first games played, the opponents not reached are listed as
             skipped, and the card says it is not the protocol's full count. Its game
             counts then depend on the machine's speed. Not with ``ray``.
+        save_games: a folder (made if missing) where each arena keeps its finished games
+            (:mod:`.saved_games`, one file per arena, :func:`saved_games_name`): the same
+            command run again reads them and plays the rest, and gives the unbroken card.
 
     Returns:
         A JSON-able card: ``protocol``, ``game``, ``agent``, ``seed``, ``options``,
@@ -334,8 +378,9 @@ def evaluate_agent(game: str, agent: str, protocol: str = "v1", players=None,
         ``stopped`` (the limit cut the card), ``cards`` (one per player count:
         ``opponents`` rows with ``games``, ``stopped``, ``win_rate``, ``ci``, ``pairings``,
         ``wins``/``ties``/``losses``, ``score_margin``; ``skipped``; ``score``; ``rating``;
-        ``anchors``), ``seconds`` and ``cpu_seconds`` (this process's; None with ``ray``):
-        the entries that differ between runs.
+        ``anchors``), ``save_games`` and ``games_resumed`` (the games read from it),
+        ``seconds`` and ``cpu_seconds`` (this process's; None with ``ray``): the entries
+        that differ between runs.
     """
     proto = get_protocol(protocol)
     get_spec(game)
@@ -349,7 +394,7 @@ def evaluate_agent(game: str, agent: str, protocol: str = "v1", players=None,
     start, cpu_start = time.perf_counter(), cpu_clock()
     cards = []
     with _Arenas(game, proto, batch, progress, ray, ray_workers, extra,
-                 cpu_time_limit) as arenas:
+                 cpu_time_limit, save_games) as arenas:
         for n in counts:
             cards.append(card_for_players(arenas, agent, n, round_games(per, n)))
     return {"protocol": proto.name, "game": game, "agent": agent, "seed": proto.seed,
@@ -358,6 +403,7 @@ def evaluate_agent(game: str, agent: str, protocol: str = "v1", players=None,
             "full_protocol": per >= proto.games and not arenas.stopped,
             "cpu_time_limit": arenas.budget.limit, "stopped": arenas.stopped,
             "suite": list(proto.suite), "cards": cards,
+            "save_games": save_games, "games_resumed": arenas.resumed,
             "seconds": time.perf_counter() - start,
             "cpu_seconds": None if ray is not None else cpu_clock() - cpu_start}
 
@@ -391,7 +437,9 @@ def format_card(card: dict) -> str:
              f"games per opponent: {card['games_per_opponent']:,}, {count}",
              *([f"options beyond the protocol's: {card['own_options']}"]
                if card.get("own_options") else []),
-             f"command: {eval_command(card)}"]
+             f"command: {eval_command(card)}",
+             *([f"{card['games_resumed']:,} games read from {card['save_games']} (saved by "
+                "an earlier run of this command)"] if card.get("games_resumed") else [])]
     for c in card["cards"]:
         unit = c["score"].get("unit")
         lines += ["", f"{c['num_players']} players:",
@@ -464,18 +512,20 @@ def format_anchors(game: str, anchors: dict) -> str:
 def calibrate_protocol(game: str, protocol: str = "v1", players=None, games=None,
                        batch: int = 256, progress: bool | None = False, ray=None,
                        ray_workers=None, options: dict | None = None,
-                       cpu_time_limit: float | None = None) -> dict:
+                       cpu_time_limit: float | None = None,
+                       save_games: str | None = None) -> dict:
     """Measure the suite's anchor ratings: player count -> {member: rating}.
 
-    ``cpu_time_limit`` as for :func:`evaluate_agent`; a player count whose round robin
-    it cuts or leaves unplayed maps to None (anchors come from whole round robins only).
+    ``cpu_time_limit`` and ``save_games`` as for :func:`evaluate_agent`; a player count
+    whose round robin the limit cuts or leaves unplayed maps to None (anchors come from
+    whole round robins only).
     """
     proto = get_protocol(protocol)
     per = proto.anchor_games if games is None else check_count("--games", games)
     extra = check_options(game, proto, options)
     out = {}
     with _Arenas(game, proto, check_count("--batch", batch), progress, ray,
-                 ray_workers, extra, cpu_time_limit) as arenas:
+                 ray_workers, extra, cpu_time_limit, save_games) as arenas:
         for n in check_players(game, players):
             members, _ = available_suite(proto, game, n)
             anchors = calibrate(arenas, members, n, per)
@@ -485,4 +535,4 @@ def calibrate_protocol(game: str, protocol: str = "v1", players=None, games=None
 
 __all__ = ["PROTOCOLS", "Protocol", "RANDOM_RATING", "SCORE_FIELDS", "calibrate_protocol",
            "eval_command", "evaluate_agent", "format_anchors", "format_card", "get_protocol",
-           "plot_card", "round_games", "score_field"]
+           "plot_card", "round_games", "saved_games_name", "score_field"]
