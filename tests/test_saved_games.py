@@ -88,6 +88,7 @@ ROW = {"games": [0], "returns": [[1.0, -1.0]], "truncated": [False], "lengths": 
     ({"seed": 4}, [], "holds the games of another arena: its seed is 4, this arena's 3"),
     ({"agents": ["random", "heuristic"]}, [], "its agents is"),
     ({"format": "other/1"}, [], "not a fatezoo arena's saved games"),
+    ({"fatezoo": "0.0.1"}, [], 'its fatezoo is "0.0.1"'),
     ({"extra": 1}, [], "unknown key 'extra'"),
     ({}, [ROW, ROW], "line 3: game 0 is saved twice"),
     ({}, [{**ROW, "games": [36]}], "line 2: games must be a list of game indices in [0, 36)"),

@@ -9,9 +9,11 @@ run; see :mod:`.arena`), whatever the batch sizes, workers or ``--ray`` of each 
 
 The file is JSON Lines, one object per line:
 
-- line 1, the arena: ``{"format": FORMAT, "game", "agents" (the specs), "num_players",
-  "seed", "games", "options", "score_field"}``. A file of another arena (any of these
-  differs) is refused in one line naming the first difference.
+- line 1, the arena: ``{"format": FORMAT, "fatezoo" (its version), "game", "agents" (the
+  specs), "num_players", "seed", "games", "options", "score_field"}``. A file of another
+  arena (any of these differs) is refused in one line naming the first difference. The
+  games are those of the code that played them: go on with the same fatezoo (a file from
+  another version is refused; between commits of one version, go on with the same commit).
 - then one line per finished batch: ``{"games": [arena game indices], "returns": [[total
   reward per seat]], "truncated": [bool], "lengths": [decisions], "scores": [[final score
   per seat]] (with a score field only)}``.
@@ -42,6 +44,8 @@ import stat
 
 import numpy as np
 
+import fatezoo
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no advisory lock
@@ -49,8 +53,8 @@ except ImportError:  # pragma: no cover - Windows: no advisory lock
 
 FORMAT = "fatezoo-arena-games/1"
 MAX_BYTES = 1 << 30  # about 10 million 2-player games
-HEADER_KEYS = ("format", "game", "agents", "num_players", "seed", "games", "options",
-               "score_field")
+HEADER_KEYS = ("format", "fatezoo", "game", "agents", "num_players", "seed", "games",
+               "options", "score_field")
 
 
 def _refuse_constant(name):
@@ -60,7 +64,7 @@ def _refuse_constant(name):
 def arena_header(game: str, specs: list[str], num_players: int, seed: int, games: int,
                  options: dict | None, score_field: str | None) -> dict:
     """The first line of an arena's file: what makes two arenas the same arena."""
-    header = {"format": FORMAT, "game": game, "agents": list(specs),
+    header = {"format": FORMAT, "fatezoo": fatezoo.__version__, "game": game, "agents": list(specs),
               "num_players": int(num_players), "seed": int(seed), "games": int(games),
               "options": dict(options or {}), "score_field": score_field}
     return json.loads(json.dumps(header))  # tuples as lists: as read back from the file
