@@ -114,6 +114,9 @@ def test_ray_runner_redraws_progress_while_no_chunk_comes_back(local_ray, monkey
     assert 0 in progress.calls  # redrawn before a chunk came back
     size = -(-games // (ray_arena.CHUNKS_PER_WORKER * workers))
     assert [n for n in progress.calls if n] == [size] * (games // size)  # chunk by chunk
+    # the ETA comes once each worker's first chunk is back, not after a whole batch
+    assert ray_arena.ray_runner(workers).eta_after(games, 16) == workers * size
+    assert ray_arena.ray_runner(workers, chunk=5).eta_after(8, 16) == 8
 
 
 def json_line(out: str) -> dict:

@@ -341,7 +341,9 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
             options, batch, progress, score_field=None, on_rows=None)`` returning what
             :func:`play_games` returns for the agents ``make_agent(specs[i], game,
             num_players, seed=agent_seeds[i])`` and calling ``on_rows`` as it does
-            (:mod:`fatezoo.training.ray_arena` plays them on Ray workers).
+            (:mod:`fatezoo.training.ray_arena` plays them on Ray workers); its optional
+            ``eta_after(games, batch)`` says after how many games the progress gives an
+            ETA (default: one batch).
         score_field: a record field holding each seat's score: the result then has
             ``score_margin`` (row agent -> column agent -> mean of the row seat's final
             score minus the column seat's, over their pairings).
@@ -415,8 +417,9 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
     start = time.perf_counter()
     # the games of a batch end together: no ETA before the first batch (compiling included)
     desc = f"{game} arena" + (f" ({resumed} games read from {save_games})" if resumed else "")
+    eta_after = getattr(runner, "eta_after", lambda g, b: min(b, g))(len(todo), batch)
     bar = ProgressReport(len(todo), desc, enabled=progress, unit="games",
-                         eta_after=min(batch, max(len(todo), 1)), time_left=budget.left)
+                         eta_after=max(eta_after, 1), time_left=budget.left)
     try:
         if runner is None:
             rows = play_games(game, players, seat_table[todo], seeds[todo], num_players,

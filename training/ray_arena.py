@@ -19,7 +19,7 @@ the local arena's, bit for bit, for any number of workers and any chunk size (on
   every ``HEARTBEAT`` seconds while none does (so a searching arena's first lines come
   before its first chunk, with the time so far). By default a run is cut into about
   ``CHUNKS_PER_WORKER`` chunks per worker, so the progress moves in small steps and the
-  workers finish close together.
+  workers finish close together; the ETA comes once every worker's first chunk is back.
 - Stopping: with ``save_games`` every chunk's games are on disk as soon as it comes back,
   and the same command goes on from them (:mod:`.saved_games`).
 - Ray: ``address=None`` starts a local Ray (``num_cpus=workers``) for the run and stops it
@@ -121,11 +121,16 @@ def ray_runner(workers: int | None = None, chunk: int | None = None,
     remote = ray.remote(num_cpus=1, max_retries=int(max_retries),
                         runtime_env={"env_vars": {"NUMBA_NUM_THREADS": "1"}})(play_chunk)
 
+    def chunking(g, batch):
+        """(chunks in flight, games per chunk) for ``g`` games."""
+        inflight = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        return inflight, chunk or max(1, min(int(batch),
+                                             math.ceil(g / (CHUNKS_PER_WORKER * inflight))))
+
     def run(game, specs, agent_seeds, seat_agents, seeds, num_players, options, batch,
             progress, score_field=None, on_rows=None):
         g = len(seeds)
-        inflight = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        size = chunk or max(1, min(int(batch), math.ceil(g / (CHUNKS_PER_WORKER * inflight))))
+        inflight, size = chunking(g, batch)
         bounds = [(lo, min(lo + size, g)) for lo in range(0, g, size)]
         out = played_arrays(g, num_players, score_field)
         pending: dict = {}
@@ -166,6 +171,12 @@ def ray_runner(workers: int | None = None, chunk: int | None = None,
                 ray.cancel(ref, force=True)
         return tuple(out)
 
+    def eta_after(g, batch):
+        """Games after which the rate is known: the first chunk of every worker."""
+        inflight, size = chunking(g, batch)
+        return min(g, inflight * size)
+
+    run.eta_after = eta_after
     return run
 
 
