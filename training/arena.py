@@ -338,9 +338,10 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
             :func:`fatezoo.training.ratings.fit_ratings`).
         runner: who plays the games: None plays them here (:func:`play_games`); else a
             callable ``runner(game, specs, agent_seeds, seat_agents, seeds, num_players,
-            options, batch, progress, score_field=None, on_rows=None)`` returning what
+            options, batch, progress, score_field=None[, on_rows])`` returning what
             :func:`play_games` returns for the agents ``make_agent(specs[i], game,
-            num_players, seed=agent_seeds[i])`` and calling ``on_rows`` as it does
+            num_players, seed=agent_seeds[i])`` and calling ``on_rows`` (given only with
+            ``save_games``) as it does
             (:mod:`fatezoo.training.ray_arena` plays them on Ray workers); its optional
             ``eta_after(games, batch)`` says after how many games the progress gives an
             ETA (default: one batch).
@@ -426,8 +427,9 @@ def run_arena(game: str, agents: list[str], games: int = 1000, num_players: int 
                               options, batch, bar, **more, budget=budget, whole=len(lineups),
                               on_rows=save)
         else:
+            saving = {} if save is None else {"on_rows": save}  # else a runner needs none
             rows = runner(game, specs, agent_seeds, seat_table[todo], seeds[todo],
-                          num_players, options, batch, bar, **more, on_rows=save)
+                          num_players, options, batch, bar, **more, **saving)
     finally:
         bar.close()
         if saved is not None:
