@@ -445,7 +445,8 @@ def test_a_stopped_card_goes_on_from_its_saved_games_and_equals_the_unbroken_car
     cut = evaluate_agent("fatefell", "random", cpu_time_limit=50, save_games=str(folder),
                          **run)
     assert cut["stopped"] and cut["games_resumed"] == 0
-    assert sorted(p.name for p in folder.iterdir()) == ["fatefell-2p-random-vs-random.jsonl"]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "fatefell-2p-random-vs-random-seasons=1.jsonl"]
     clock.now = 0.0
     monkeypatch.undo()
     went_on = evaluate_agent("fatefell", "random", save_games=str(folder), **run)
@@ -466,6 +467,9 @@ def test_saved_card_arenas_have_safe_distinct_names(tmp_path, capsys):
     assert odd.startswith("fatefell-3p-ppo_.._runs_a_b_final.zip-vs-random-")
     assert "/" not in odd and odd != saved_games_name("fatefell", ["ppo:../runs/a_b/final.zip",
                                                                     "random"], 3)
+    assert saved_games_name("fatefell", ["heuristic", "random"], 2, {"seasons": 1,
+                                                                      "split": "test"}) == \
+        "fatefell-2p-heuristic-vs-random-seasons=1-split=test.jsonl"
     file = tmp_path / "file"
     file.write_text("")
     status, _, err = run_cli(capsys, "eval", "fatefell", "random", "--games", "2",

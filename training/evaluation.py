@@ -209,8 +209,9 @@ class _Arenas:
         if self.progress is not False:
             print(f"fatezoo eval: {self.game}, {num_players} players, {what}: {games:,} games",
                   file=sys.stderr, flush=True)
-        save = (None if self.save_games is None else
-                os.path.join(self.save_games, saved_games_name(self.game, agents, num_players)))
+        own = {k: v for k, v in self.options.items() if self.protocol.options.get(k) != v}
+        save = (None if self.save_games is None else os.path.join(
+            self.save_games, saved_games_name(self.game, agents, num_players, own)))
         result = run_arena(self.game, agents, games=games, num_players=num_players,
                            seed=self.protocol.seed, batch=self.batch,
                            options=self.options, progress=self.progress,
@@ -241,14 +242,19 @@ def check_save_folder(path: str) -> None:
         raise ValueError(f"--save-games {where!r}: {err.strerror or err}") from None
 
 
-def saved_games_name(game: str, agents: list, num_players: int) -> str:
+def saved_games_name(game: str, agents: list, num_players: int,
+                     options: dict | None = None) -> str:
     """The file of one card arena in the ``--save-games`` folder.
 
     ``fathoming-2p-heuristic-vs-random.jsonl``: the specs with characters outside
-    ``[A-Za-z0-9._=-]`` replaced, and a hash of the specs where that changed them (the file's
-    first line names the arena exactly, so a clash is refused, never mixed).
+    ``[A-Za-z0-9._=-]`` replaced, a hash of the specs where that changed them, and the
+    card's own ``options`` (beyond the protocol's) as ``-split=test`` (the file's first
+    line names the arena exactly, so a clash is refused, never mixed).
     """
-    text = "-vs-".join(agents)
+    own = sorted((options or {}).items())
+    text = "-vs-".join(agents) + "".join(
+        f"-{k}={v if isinstance(v, str) else json.dumps(v, separators=(',', ':'))}"
+        for k, v in own)
     slug = re.sub(r"[^A-Za-z0-9._=-]+", "_", text)[:120]
     if slug != text:
         slug += "-" + hashlib.sha256(text.encode()).hexdigest()[:8]
