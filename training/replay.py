@@ -34,7 +34,8 @@ class ReplayError(ValueError):
 
 
 def _refuse_constant(name):
-    raise ValueError(f"{name} is not a number a game record can hold")
+    """``json.loads``'s ``parse_constant``: NaN and Infinity are refused."""
+    raise ValueError(f"{name} is not a number (finite numbers only)")
 
 
 def _finite_float(text):

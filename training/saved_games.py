@@ -46,6 +46,8 @@ import numpy as np
 
 import fatezoo
 
+from .replay import _is_int, _refuse_constant
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no advisory lock
@@ -55,10 +57,6 @@ FORMAT = "fatezoo-arena-games/1"
 MAX_BYTES = 1 << 30  # about 10 million 2-player games
 HEADER_KEYS = ("format", "fatezoo", "game", "agents", "num_players", "seed", "games",
                "options", "score_field")
-
-
-def _refuse_constant(name):
-    raise ValueError(f"{name} is not a number a saved game can hold")
 
 
 def arena_header(game: str, specs: list[str], num_players: int, seed: int, games: int,
@@ -229,10 +227,6 @@ class SavedGames:
         if self._file is not None:
             self._file.close()
             self._file = None
-
-
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _numbers(value, rows: int, n: int):
