@@ -45,6 +45,33 @@ def _finite_float(text):
     return value
 
 
+def _size_text(n: int) -> str:
+    return f"{n / 2**30:g} GiB" if n >= 2**30 else f"{n / 2**20:g} MiB"
+
+
+def too_large(size, max_bytes: int, what: str) -> str:
+    """The message for a file over ``max_bytes`` (``size`` None: it grew while read)."""
+    if size is None:
+        return f"larger than the {_size_text(max_bytes)} limit of {what}"
+    return f"{size:,} bytes is larger than the {_size_text(max_bytes)} limit of {what}"
+
+
+def file_problem(st, max_bytes: int, what: str, form: str, folder: str) -> str | None:
+    """Why a file with this ``os.stat`` result is not read, or None if it may be.
+
+    Only a regular file of at most ``max_bytes`` is read: a folder gets ``folder``; a
+    device or pipe (``/dev/zero``, a FIFO) is never opened for reading. ``what`` names
+    the file's kind ("a game record") and ``form`` its format ("a JSON file").
+    """
+    if stat.S_ISDIR(st.st_mode):
+        return folder
+    if not stat.S_ISREG(st.st_mode):
+        return f"not a regular file ({what} is {form})"
+    if st.st_size > max_bytes:
+        return too_large(st.st_size, max_bytes, what)
+    return None
+
+
 def load_record(path, max_bytes: int = MAX_BYTES) -> dict:
     """Read and validate a game record JSON file.
 
@@ -57,29 +84,22 @@ def load_record(path, max_bytes: int = MAX_BYTES) -> dict:
             JSON, too deeply nested, missing keys, bad types, unknown game or options.
     """
     where = str(path)
-    def check_file(st):
-        if stat.S_ISDIR(st.st_mode):
-            raise ReplayError(f"{where}: is a directory, not a game record file")
-        if not stat.S_ISREG(st.st_mode):  # /dev/zero, a pipe: never read
-            raise ReplayError(f"{where}: not a regular file (a game record is a JSON file)")
-        if st.st_size > max_bytes:
-            raise ReplayError(f"{where}: {st.st_size:,} bytes is larger than the "
-                              f"{max_bytes / 2**20:g} MiB limit of a game record")
-
+    what = ("a game record", "a JSON file", "is a directory, not a game record file")
     try:
-        check_file(os.stat(path))  # before opening: opening a FIFO would block
-        with open(path, "rb") as f:
-            check_file(os.fstat(f.fileno()))
-            raw = f.read(max_bytes + 1)
+        st = os.stat(path)  # checked before opening: opening a FIFO would block
+        problem = file_problem(st, max_bytes, *what)
+        if problem is None:
+            with open(path, "rb") as f:
+                problem = file_problem(os.fstat(f.fileno()), max_bytes, *what)
+                raw = f.read(max_bytes + 1) if problem is None else b""
     except OSError as err:
         raise ReplayError(f"cannot read {where}: {err.strerror or err}") from None
     except (TypeError, ValueError) as err:  # a path with a NUL byte, not a path
-        if isinstance(err, ReplayError):
-            raise
         raise ReplayError(f"cannot read {where!r}: {err}") from None
-    if len(raw) > max_bytes:  # the file grew while being read
-        raise ReplayError(f"{where}: larger than the {max_bytes / 2**20:g} MiB limit of a "
-                          "game record")
+    if problem is None and len(raw) > max_bytes:  # the file grew while being read
+        problem = too_large(None, max_bytes, what[0])
+    if problem is not None:
+        raise ReplayError(f"{where}: {problem}")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -40,13 +40,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import stat
 
 import numpy as np
 
 import fatezoo
 
-from .replay import _is_int, _refuse_constant
+from .replay import _is_int, _refuse_constant, file_problem, too_large
 
 try:
     import fcntl
@@ -112,13 +111,10 @@ class SavedGames:
         raise ValueError(f"--save-games {self.where}: {what}")
 
     def _check_file(self, st) -> None:
-        if stat.S_ISDIR(st.st_mode):
-            self._fail("is a folder; give a file name such as games.jsonl")
-        if not stat.S_ISREG(st.st_mode):  # /dev/zero, a pipe: never read
-            self._fail("not a regular file (saved games are a JSON Lines file)")
-        if st.st_size > MAX_BYTES:
-            self._fail(f"{st.st_size:,} bytes is larger than the {MAX_BYTES / 2**30:g} GiB "
-                       "limit of a saved arena")
+        problem = file_problem(st, MAX_BYTES, "a saved arena", "a JSON Lines file",
+                               "is a folder; give a file name such as games.jsonl")
+        if problem is not None:
+            self._fail(problem)
 
     def _lock(self) -> None:
         if fcntl is None:
@@ -131,7 +127,7 @@ class SavedGames:
 
     def _read(self, raw: bytes) -> None:
         if len(raw) > MAX_BYTES:
-            self._fail(f"larger than the {MAX_BYTES / 2**30:g} GiB limit of a saved arena")
+            self._fail(too_large(None, MAX_BYTES, "a saved arena"))
         end = raw.rfind(b"\n") + 1
         if end < len(raw):  # a line cut short by a kill: drop it, play its games again
             self.dropped = True
