@@ -6,6 +6,7 @@ Pathway (5, N S), Heart (9, N).
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import fatezoo
@@ -78,3 +79,36 @@ def test_a_move_in_progress_at_the_cap_is_refused():
     env = fatezoo.make("foretold")
     with pytest.raises(ValueError, match="^foretold: saved state 0 is corrupt: rearranged"):
         env.load_state(states.tobytes())
+
+
+def test_can_move_is_some_legal_move_ok_on_random_temples():
+    # R24: can_move (the mask's fast form) answers exactly "some move_ok(c, d, r) holds",
+    # on 400 Temples of both seats: legal ones grown from the dealt T by random legal
+    # placements, and random grids (illegal, some without an Entrance)
+    from fatezoo.envs.foretold.cards import ENTRANCE, NT
+    from fatezoo.envs.foretold.rules.helpers import can_move, legal_with, move_ok
+    rng = np.random.default_rng(24)
+    dealt = quiet_market()[0]
+    occ, doors = np.zeros(16, np.int8), np.zeros(16, np.int64)
+    answers = {True: 0, False: 0}
+    for trial in range(400):
+        rec, p = dealt.copy(), trial % 2
+        if trial % 3:
+            for _ in range(rng.integers(0, 40)):
+                c, t, side, r = rng.integers(0, 16), rng.integers(0, NT), rng.integers(0, 2), \
+                    rng.integers(0, 4)
+                if t != ENTRANCE and rec["grid"][p, c] < 0 and legal_with(rec, p, c, t, side, r):
+                    rec["grid"][p, c], rec["side"][p, c], rec["rot"][p, c] = t, side, r
+        else:
+            tiles = rng.integers(0, NT, 16)
+            tiles[(rng.random(16) < rng.uniform(0.2, 0.9)) | (tiles == ENTRANCE)] = -1
+            if trial % 2:
+                tiles[rng.integers(0, 16)] = ENTRANCE
+            rec["grid"][p] = tiles
+            rec["side"][p] = np.where(tiles >= 0, rng.integers(0, 2, 16), 0)
+            rec["rot"][p] = np.where(tiles >= 0, rng.integers(0, 4, 16), 0)
+        for c in range(16):
+            want = any(move_ok(rec, p, c, d, r, occ, doors) for d in range(16) for r in range(4))
+            assert can_move(rec, p, c, occ, doors) == want, (trial, c, rec["grid"][p].tolist())
+            answers[want] += 1
+    assert min(answers.values()) > 600  # both answers are met often

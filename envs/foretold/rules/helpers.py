@@ -173,13 +173,51 @@ def move_ok(rec, p, c, d, r, occ, doors):
 
 @njit(cache=True)
 def can_move(rec, p, c, occ, doors):
-    """R24: the Tile in ``c`` has a legal rearranging move."""
-    if rec["grid"][p, c] < 0 or rec["grid"][p, c] == ENTRANCE:
+    """R24: the Tile in ``c`` has a legal rearranging move: ``move_ok`` for some ``d``, ``r``.
+
+    The same answer as trying every ``move_ok``, built once: the Temple's cells are read
+    once, each destination changes only cells ``c`` and ``d``, a rotation giving the same
+    doorways as an earlier one is not tried again, and a move whose Tile mismatches a
+    neighbour's doorway is refused before the flood fill of ``legal_doors``.
+    """
+    t = int(rec["grid"][p, c])
+    if t < 0 or t == ENTRANCE:
         return False
+    bits = T_DOORS[t, rec["side"][p, c]]
+    here = tile_doors(rec, p, c)
+    for k in range(CELLS):
+        g = int(rec["grid"][p, k])
+        occ[k] = 0 if g < 0 else (2 if g == ENTRANCE else 1)
+        doors[k] = tile_doors(rec, p, k)
     for d in range(CELLS):
+        u = int(rec["grid"][p, d])
+        if u == ENTRANCE:
+            continue
+        if d != c:  # the Tile in d (if any) goes to c unturned
+            occ[c] = 0 if u < 0 else 1
+            doors[c] = doors[d]
+        occ[d] = 1
+        was = doors[d] if d != c else here
         for r in range(4):
-            if move_ok(rec, p, c, d, r, occ, doors):
-                return True
+            mine = rotate(bits, r)
+            repeat = False
+            for q in range(r):
+                if rotate(bits, q) == mine:
+                    repeat = True
+            if repeat or (d == c and mine == here):
+                continue
+            fits = True
+            for e in range(4):
+                o = neighbour(d, e)
+                if o >= 0 and occ[o] and ((mine >> e) & 1) != ((doors[o] >> ((e + 2) % 4)) & 1):
+                    fits = False
+            if fits:
+                doors[d] = mine
+                if legal_doors(occ, doors):
+                    return True
+        occ[c], doors[c] = 1, here
+        occ[d] = 0 if u < 0 else 1
+        doors[d] = was if d != c else here
     return False
 
 
