@@ -178,7 +178,8 @@ def can_move(rec, p, c, occ, doors):
     The same answer as trying every ``move_ok``, built once: the Temple's cells are read
     once, each destination changes only cells ``c`` and ``d``, a rotation giving the same
     doorways as an earlier one is not tried again, and a move whose Tile mismatches a
-    neighbour's doorway is refused before the flood fill of ``legal_doors``.
+    neighbour's doorway, or has no doorway into a neighbour (nothing could reach it from
+    the Entrance), is refused before the flood fill of ``legal_doors``.
     """
     t = int(rec["grid"][p, c])
     if t < 0 or t == ENTRANCE:
@@ -206,12 +207,15 @@ def can_move(rec, p, c, occ, doors):
                     repeat = True
             if repeat or (d == c and mine == here):
                 continue
-            fits = True
+            fits, links = True, 0
             for e in range(4):
                 o = neighbour(d, e)
-                if o >= 0 and occ[o] and ((mine >> e) & 1) != ((doors[o] >> ((e + 2) % 4)) & 1):
-                    fits = False
-            if fits:
+                if o >= 0 and occ[o]:
+                    bit = (mine >> e) & 1
+                    if bit != ((doors[o] >> ((e + 2) % 4)) & 1):
+                        fits = False
+                    links += bit
+            if fits and links > 0:
                 doors[d] = mine
                 if legal_doors(occ, doors):
                     return True
