@@ -81,17 +81,14 @@ def test_a_move_in_progress_at_the_cap_is_refused():
         env.load_state(states.tobytes())
 
 
-def test_can_move_is_some_legal_move_ok_on_random_temples():
-    # R24: can_move (the mask's fast form) answers exactly "some move_ok(c, d, r) holds",
-    # on 400 Temples of both seats: legal ones grown from the dealt T by random legal
-    # placements, and random grids (illegal, some without an Entrance)
+def random_temples(count, seed=24):
+    """``count`` (record, seat) pairs: legal Temples grown from the dealt T by random legal
+    placements (two in three) and random grids (illegal, half without an Entrance)."""
     from fatezoo.envs.foretold.cards import ENTRANCE, NT
-    from fatezoo.envs.foretold.rules.helpers import can_move, legal_with, move_ok
-    rng = np.random.default_rng(24)
+    from fatezoo.envs.foretold.rules.helpers import legal_with
+    rng = np.random.default_rng(seed)
     dealt = quiet_market()[0]
-    occ, doors = np.zeros(16, np.int8), np.zeros(16, np.int64)
-    answers = {True: 0, False: 0}
-    for trial in range(400):
+    for trial in range(count):
         rec, p = dealt.copy(), trial % 2
         if trial % 3:
             for _ in range(rng.integers(0, 40)):
@@ -107,8 +104,37 @@ def test_can_move_is_some_legal_move_ok_on_random_temples():
             rec["grid"][p] = tiles
             rec["side"][p] = np.where(tiles >= 0, rng.integers(0, 2, 16), 0)
             rec["rot"][p] = np.where(tiles >= 0, rng.integers(0, 4, 16), 0)
+        yield rec, p
+
+
+def test_can_move_is_some_legal_move_ok_on_random_temples():
+    # R24: can_move (the mask's fast form) answers exactly "some move_ok(c, d, r) holds",
+    # on 400 Temples of both seats (random_temples)
+    from fatezoo.envs.foretold.rules.helpers import can_move, move_ok
+    occ, doors = np.zeros(16, np.int8), np.zeros(16, np.int64)
+    answers = {True: 0, False: 0}
+    for rec, p in random_temples(400):
         for c in range(16):
             want = any(move_ok(rec, p, c, d, r, occ, doors) for d in range(16) for r in range(4))
-            assert can_move(rec, p, c, occ, doors) == want, (trial, c, rec["grid"][p].tolist())
+            assert can_move(rec, p, c, occ, doors) == want, (c, rec["grid"][p].tolist())
             answers[want] += 1
     assert min(answers.values()) > 600  # both answers are met often
+
+
+def test_can_place_anywhere_is_some_legal_with_on_random_temples():
+    # R21: can_place_anywhere (the Tile Deck's mask) answers exactly "legal_with holds for
+    # some empty cell and rotation", for every Tile type and side (the Entrance too) on 300
+    # Temples of both seats
+    from fatezoo.envs.foretold.cards import NT
+    from fatezoo.envs.foretold.rules.helpers import legal_with
+    from fatezoo.envs.foretold.rules.market import can_place_anywhere
+    answers = {True: 0, False: 0}
+    for rec, p in random_temples(300, seed=21):
+        empty = np.flatnonzero(rec["grid"][p] < 0)
+        for t in range(NT):
+            for side in range(2):
+                want = any(legal_with(rec, p, c, t, side, r) for c in empty for r in range(4))
+                assert can_place_anywhere(rec, p, t, side) == want, (t, side,
+                                                                     rec["grid"][p].tolist())
+                answers[want] += 1
+    assert min(answers.values()) > 600

@@ -172,6 +172,43 @@ def move_ok(rec, p, c, d, r, occ, doors):
 
 
 @njit(cache=True)
+def temple_cells(rec, p, occ, doors):
+    """Fill ``occ`` (0 empty, 1 a Tile, 2 the Entrance) and ``doors`` with seat ``p``'s Temple."""
+    for k in range(CELLS):
+        g = int(rec["grid"][p, k])
+        occ[k] = 0 if g < 0 else (2 if g == ENTRANCE else 1)
+        doors[k] = tile_doors(rec, p, k)
+
+
+@njit(cache=True)
+def repeats(bits, r):
+    """Whether rotation ``r`` of doorway ``bits`` equals a smaller rotation's."""
+    mine = rotate(bits, r)
+    for q in range(r):
+        if rotate(bits, q) == mine:
+            return True
+    return False
+
+
+@njit(cache=True)
+def fits_linked(occ, doors, d, mine):
+    """A quick necessary test of ``legal_doors`` for a Tile with doorways ``mine`` in ``d``.
+
+    Its doorways match every occupied neighbour's (R27), and one leads into a neighbour:
+    a Tile other than the Entrance must be reached from the Entrance through one.
+    """
+    links = 0
+    for e in range(4):
+        o = neighbour(d, e)
+        if o >= 0 and occ[o]:
+            bit = (mine >> e) & 1
+            if bit != ((doors[o] >> ((e + 2) % 4)) & 1):
+                return False
+            links += bit
+    return links > 0
+
+
+@njit(cache=True)
 def can_move(rec, p, c, occ, doors):
     """R24: the Tile in ``c`` has a legal rearranging move: ``move_ok`` for some ``d``, ``r``.
 
@@ -186,10 +223,7 @@ def can_move(rec, p, c, occ, doors):
         return False
     bits = T_DOORS[t, rec["side"][p, c]]
     here = tile_doors(rec, p, c)
-    for k in range(CELLS):
-        g = int(rec["grid"][p, k])
-        occ[k] = 0 if g < 0 else (2 if g == ENTRANCE else 1)
-        doors[k] = tile_doors(rec, p, k)
+    temple_cells(rec, p, occ, doors)
     for d in range(CELLS):
         u = int(rec["grid"][p, d])
         if u == ENTRANCE:
@@ -201,21 +235,9 @@ def can_move(rec, p, c, occ, doors):
         was = doors[d] if d != c else here
         for r in range(4):
             mine = rotate(bits, r)
-            repeat = False
-            for q in range(r):
-                if rotate(bits, q) == mine:
-                    repeat = True
-            if repeat or (d == c and mine == here):
+            if repeats(bits, r) or (d == c and mine == here):
                 continue
-            fits, links = True, 0
-            for e in range(4):
-                o = neighbour(d, e)
-                if o >= 0 and occ[o]:
-                    bit = (mine >> e) & 1
-                    if bit != ((doors[o] >> ((e + 2) % 4)) & 1):
-                        fits = False
-                    links += bit
-            if fits and links > 0:
+            if fits_linked(occ, doors, d, mine):
                 doors[d] = mine
                 if legal_doors(occ, doors):
                     return True

@@ -3,6 +3,8 @@
 # ruff: noqa: D103  (as for envs/*/rules.py: kernels named after the rule they apply)
 from __future__ import annotations
 
+import numpy as np
+
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.stack import stack_push
 from fatezoo.envs.core.zones import zone_find, zone_pop, zone_shuffle, zone_take
@@ -10,7 +12,17 @@ from fatezoo.envs.core.zones import zone_find, zone_pop, zone_shuffle, zone_take
 from .. import cards as C
 from .. import state as S
 from ..state import Phase
-from .helpers import add_gold, heal, legal_with, temple_sum
+from .helpers import (
+    add_gold,
+    fits_linked,
+    heal,
+    legal_doors,
+    legal_with,
+    repeats,
+    rotate,
+    temple_cells,
+    temple_sum,
+)
 from .tables import (
     C_SYM,
     E_DEVOTEE_GOLD,
@@ -119,11 +131,28 @@ def complete_acquisition(rec):
 
 @njit(cache=True)
 def can_place_anywhere(rec, p, t, side):
+    """R21: Tile type ``t`` (``side``) has a legal cell and rotation in seat ``p``'s Temple.
+
+    The same answer as ``legal_with`` for every empty cell and rotation: the Temple is read
+    once, each distinct rotation tried once, and ``fits_linked`` refuses a place before the
+    flood fill.
+    """
+    occ = np.zeros(S.CELLS, np.int8)
+    doors = np.zeros(S.CELLS, np.int64)
+    temple_cells(rec, p, occ, doors)
+    bits = C.T_DOORS[t, side]
     for c in range(S.CELLS):
-        if rec["grid"][p, c] < 0:
+        if occ[c] == 0:
+            occ[c] = 2 if t == C.ENTRANCE else 1
             for r in range(4):
-                if legal_with(rec, p, c, t, side, r):
+                mine = rotate(bits, r)
+                if repeats(bits, r) or (t != C.ENTRANCE and not fits_linked(occ, doors, c, mine)):
+                    continue
+                doors[c] = mine
+                if legal_doors(occ, doors):
                     return True
+            occ[c] = 0
+            doors[c] = 0
     return False
 
 
