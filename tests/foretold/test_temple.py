@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import fatezoo
+from fatezoo.envs.core.jit import njit
 from fatezoo.envs.foretold import check_record, temple_is_legal
 from fatezoo.envs.foretold.state import CELL, MOVE_FROM, PLAY_GOLD, REARRANGE_CAP, Phase
 
@@ -111,11 +112,20 @@ def test_can_move_is_some_legal_move_ok_on_random_temples():
     # R24: can_move (the mask's fast form) answers exactly "some move_ok(c, d, r) holds",
     # on 400 Temples of both seats (random_temples)
     from fatezoo.envs.foretold.rules.helpers import can_move, move_ok
+
+    @njit
+    def any_move_ok(rec, p, c, occ, doors):
+        for d in range(16):
+            for r in range(4):
+                if move_ok(rec, p, c, d, r, occ, doors):
+                    return True
+        return False
+
     occ, doors = np.zeros(16, np.int8), np.zeros(16, np.int64)
     answers = {True: 0, False: 0}
     for rec, p in random_temples(400):
         for c in range(16):
-            want = any(move_ok(rec, p, c, d, r, occ, doors) for d in range(16) for r in range(4))
+            want = any_move_ok(rec, p, c, occ, doors)
             assert can_move(rec, p, c, occ, doors) == want, (c, rec["grid"][p].tolist())
             answers[want] += 1
     assert min(answers.values()) > 600  # both answers are met often
@@ -128,12 +138,20 @@ def test_can_place_anywhere_is_some_legal_with_on_random_temples():
     from fatezoo.envs.foretold.cards import NT
     from fatezoo.envs.foretold.rules.helpers import legal_with
     from fatezoo.envs.foretold.rules.market import can_place_anywhere
+    @njit
+    def any_legal_with(rec, p, t, side):
+        for c in range(16):
+            if rec["grid"][p, c] < 0:
+                for r in range(4):
+                    if legal_with(rec, p, c, t, side, r):
+                        return True
+        return False
+
     answers = {True: 0, False: 0}
     for rec, p in random_temples(300, seed=21):
-        empty = np.flatnonzero(rec["grid"][p] < 0)
         for t in range(NT):
             for side in range(2):
-                want = any(legal_with(rec, p, c, t, side, r) for c in empty for r in range(4))
+                want = any_legal_with(rec, p, t, side)
                 assert can_place_anywhere(rec, p, t, side) == want, (t, side,
                                                                      rec["grid"][p].tolist())
                 answers[want] += 1
