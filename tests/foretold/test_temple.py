@@ -108,26 +108,51 @@ def random_temples(count, seed=24):
         yield rec, p
 
 
-def test_can_move_is_some_legal_move_ok_on_random_temples():
-    # R24: can_move (the mask's fast form) answers exactly "some move_ok(c, d, r) holds",
-    # on 400 Temples of both seats (random_temples)
-    from fatezoo.envs.foretold.rules.helpers import can_move, move_ok
+def test_move_rotations_agree_with_the_moved_temple_on_random_temples():
+    # R24, R27: move_ok (move_rotations, with its quick refusals) holds exactly when the
+    # Temple after the move (move_tile on a copy) passes legal_doors, for every Tile, cell
+    # and rotation of 400 Temples of both seats (random_temples); can_move is "some move_ok"
+    from fatezoo.envs.foretold.cards import ENTRANCE, T_DOORS
+    from fatezoo.envs.foretold.rules.helpers import (
+        can_move,
+        legal_doors,
+        move_ok,
+        move_tile,
+        rotate,
+        temple_cells,
+        tile_doors,
+    )
 
     @njit
-    def any_move_ok(rec, p, c, occ, doors):
-        for d in range(16):
-            for r in range(4):
-                if move_ok(rec, p, c, d, r, occ, doors):
-                    return True
-        return False
+    def moved_temple_legal(states, p, c, d, r, occ, doors):
+        rec = states[0]
+        t, u = rec["grid"][p, c], rec["grid"][p, d]
+        if t < 0 or t == ENTRANCE or u == ENTRANCE:
+            return False
+        if d == c and rotate(T_DOORS[t, rec["side"][p, c]], r) == tile_doors(rec, p, c):
+            return False  # the same doorways: not a move
+        moved = states.copy()
+        move_tile(moved[0], p, c, d, r)
+        temple_cells(moved[0], p, occ, doors)
+        return legal_doors(occ, doors)
+
+    @njit
+    def every_move(states, p, want, got, occ, doors):
+        for c in range(16):
+            for d in range(16):
+                for r in range(4):
+                    want[c, d, r] = moved_temple_legal(states, p, c, d, r, occ, doors)
+                    got[c, d, r] = move_ok(states[0], p, c, d, r, occ, doors)
 
     occ, doors = np.zeros(16, np.int8), np.zeros(16, np.int64)
+    want, got = np.zeros((16, 16, 4), np.bool_), np.zeros((16, 16, 4), np.bool_)
     answers = {True: 0, False: 0}
     for rec, p in random_temples(400):
+        every_move(rec.reshape(1), p, want, got, occ, doors)
+        assert (got == want).all(), (np.argwhere(got != want)[0], rec["grid"][p].tolist())
         for c in range(16):
-            want = any_move_ok(rec, p, c, occ, doors)
-            assert can_move(rec, p, c, occ, doors) == want, (c, rec["grid"][p].tolist())
-            answers[want] += 1
+            assert can_move(rec, p, c, occ, doors) == want[c].any()
+            answers[bool(want[c].any())] += 1
     assert min(answers.values()) > 600  # both answers are met often
 
 

@@ -143,35 +143,6 @@ def legal_with(rec, p, cell, t, side, r):
 
 
 @njit(cache=True)
-def move_ok(rec, p, c, d, r, occ, doors):
-    """R24: seat ``p``'s Temple stays legal after a rearranging move.
-
-    The Tile in ``c`` moves to ``d`` at rotation ``r`` (a swap when ``d`` holds a Tile:
-    that one moves to ``c`` unturned).
-    The Entrance never moves nor turns (its north doorway faces the grid's edge); a move
-    that leaves every doorway where it was is not one. ``occ`` and ``doors`` are scratch
-    arrays of ``CELLS`` (no allocation per check).
-    """
-    t = int(rec["grid"][p, c])
-    u = int(rec["grid"][p, d])
-    if t < 0 or t == ENTRANCE or u == ENTRANCE:
-        return False
-    mine = rotate(T_DOORS[t, rec["side"][p, c]], r)
-    if d == c and mine == tile_doors(rec, p, c):
-        return False
-    for k in range(CELLS):
-        g = int(rec["grid"][p, k])
-        occ[k] = 0 if g < 0 else (2 if g == ENTRANCE else 1)
-        doors[k] = tile_doors(rec, p, k)
-    if d != c:
-        occ[c] = 0 if u < 0 else 1
-        doors[c] = tile_doors(rec, p, d)
-    occ[d] = 1
-    doors[d] = mine
-    return legal_doors(occ, doors)
-
-
-@njit(cache=True)
 def temple_cells(rec, p, occ, doors):
     """Fill ``occ`` (0 empty, 1 a Tile, 2 the Entrance) and ``doors`` with seat ``p``'s Temple."""
     for k in range(CELLS):
@@ -208,42 +179,72 @@ def fits_linked(occ, doors, d, mine):
     return links > 0
 
 
-@njit(cache=True)
-def can_move(rec, p, c, occ, doors):
-    """R24: the Tile in ``c`` has a legal rearranging move: ``move_ok`` for some ``d``, ``r``.
+@njit(cache=True, inline="always")
+def move_rotations(rec, p, c, d, occ, doors, first=False):
+    """R24: the rotations ``r`` (bit ``r``) at which the Tile in ``c`` may move to ``d``.
 
-    The same answer as trying every ``move_ok``, built once: the Temple's cells are read
-    once, each destination changes only cells ``c`` and ``d``, a rotation giving the same
-    doorways as an earlier one is not tried again, and a move whose Tile mismatches a
-    neighbour's doorway, or has no doorway into a neighbour (nothing could reach it from
-    the Entrance), is refused before the flood fill of ``legal_doors``.
+    The Tile in ``c`` moves to ``d`` at rotation ``r`` (a swap when ``d`` holds a Tile:
+    that one moves to ``c`` unturned), and seat ``p``'s Temple must stay legal (R27).
+    The Entrance never moves nor turns (its north doorway faces the grid's edge); a move
+    that leaves every doorway where it was is not one. ``occ`` and ``doors`` hold the
+    Temple as it stands (:func:`temple_cells`) and are left so. A rotation with the
+    doorways of a smaller one shares its answer; a Tile that fails ``fits_linked`` is
+    refused before the flood fill of ``legal_doors``. ``first``: stop at the first legal
+    rotation (its bit only).
     """
     t = int(rec["grid"][p, c])
-    if t < 0 or t == ENTRANCE:
-        return False
+    u = int(rec["grid"][p, d])
+    if t < 0 or t == ENTRANCE or u == ENTRANCE:
+        return 0
     bits = T_DOORS[t, rec["side"][p, c]]
-    here = tile_doors(rec, p, c)
+    here, was = doors[c], doors[d]
+    if d != c:  # the Tile in d (if any) goes to c unturned
+        occ[c] = 0 if u < 0 else 1
+        doors[c] = was
+    occ[d] = 1
+    out = 0
+    for r in range(4):
+        mine = rotate(bits, r)
+        if repeats(bits, r):
+            for q in range(r):
+                if rotate(bits, q) == mine:
+                    out |= ((out >> q) & 1) << r
+                    break
+        elif not (d == c and mine == here) and fits_linked(occ, doors, d, mine):
+            doors[d] = mine
+            if legal_doors(occ, doors):
+                out |= 1 << r
+                if first:
+                    break
+    occ[d], doors[d] = (0 if u < 0 else 1), was
+    occ[c], doors[c] = 1, here
+    return out
+
+
+@njit(cache=True)
+def move_ok(rec, p, c, d, r, occ, doors):
+    """R24: seat ``p``'s Temple stays legal after moving the Tile in ``c`` to ``d`` at ``r``.
+
+    :func:`move_rotations` for one rotation; ``occ`` and ``doors`` are scratch arrays of
+    ``CELLS`` (no allocation per check).
+    """
+    temple_cells(rec, p, occ, doors)
+    return (move_rotations(rec, p, c, d, occ, doors) >> r) & 1 == 1
+
+
+@njit(cache=True)
+def can_move(rec, p, c, occ, doors):
+    """R24: the Tile in ``c`` has a legal rearranging move (some ``d``, ``r``).
+
+    ``occ`` and ``doors`` are scratch arrays of ``CELLS``.
+    """
+    t = int(rec["grid"][p, c])
+    if t < 0 or t == ENTRANCE:  # most cells: no Tile to move
+        return False
     temple_cells(rec, p, occ, doors)
     for d in range(CELLS):
-        u = int(rec["grid"][p, d])
-        if u == ENTRANCE:
-            continue
-        if d != c:  # the Tile in d (if any) goes to c unturned
-            occ[c] = 0 if u < 0 else 1
-            doors[c] = doors[d]
-        occ[d] = 1
-        was = doors[d] if d != c else here
-        for r in range(4):
-            mine = rotate(bits, r)
-            if repeats(bits, r) or (d == c and mine == here):
-                continue
-            if fits_linked(occ, doors, d, mine):
-                doors[d] = mine
-                if legal_doors(occ, doors):
-                    return True
-        occ[c], doors[c] = 1, here
-        occ[d] = 0 if u < 0 else 1
-        doors[d] = was if d != c else here
+        if move_rotations(rec, p, c, d, occ, doors, True):
+            return True
     return False
 
 

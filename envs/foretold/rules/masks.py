@@ -14,7 +14,16 @@ from ..cards import F_COST, R_COST, T_STATIONS
 from ..state import Phase
 from .choice import choice_legal
 from .dice import die_pickable
-from .helpers import can_move, count, legal_with, move_ok, neighbour, temple_sum, tile_doors
+from .helpers import (
+    can_move,
+    count,
+    legal_with,
+    move_rotations,
+    neighbour,
+    temple_cells,
+    temple_sum,
+    tile_doors,
+)
 from .market import (
     can_flip,
     can_place_anywhere,
@@ -189,11 +198,10 @@ def mask_move_cell(rec, mask):
     p = int(rec["turn_player"])
     occ = np.zeros(S.CELLS, np.int8)
     doors = np.zeros(S.CELLS, np.int64)
+    temple_cells(rec, p, occ, doors)
     for d in range(S.CELLS):
-        for r in range(4):
-            if move_ok(rec, p, rec["sel_cell"], d, r, occ, doors):
-                mask[S.CELL + d] = 1
-                break
+        if move_rotations(rec, p, rec["sel_cell"], d, occ, doors, True):
+            mask[S.CELL + d] = 1
 
 
 @njit(cache=True, inline="always")
@@ -202,8 +210,10 @@ def mask_move_rot(rec, mask):
     p = int(rec["turn_player"])
     occ = np.zeros(S.CELLS, np.int8)
     doors = np.zeros(S.CELLS, np.int64)
+    temple_cells(rec, p, occ, doors)
+    rotations = move_rotations(rec, p, rec["sel_cell"], rec["move_to"], occ, doors)
     for r in range(4):
-        if move_ok(rec, p, rec["sel_cell"], rec["move_to"], r, occ, doors):
+        if (rotations >> r) & 1:
             mask[S.ROTATION + r] = 1
 
 
