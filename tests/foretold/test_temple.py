@@ -163,6 +163,7 @@ def test_can_place_anywhere_is_some_legal_with_on_random_temples():
     from fatezoo.envs.foretold.cards import NT
     from fatezoo.envs.foretold.rules.helpers import legal_with
     from fatezoo.envs.foretold.rules.market import can_place_anywhere
+
     @njit
     def any_legal_with(rec, p, t, side):
         for c in range(16):
