@@ -152,13 +152,13 @@ def temple_cells(rec, p, occ, doors):
 
 
 @njit(cache=True)
-def repeats(bits, r):
-    """Whether rotation ``r`` of doorway ``bits`` equals a smaller rotation's."""
+def first_rotation(bits, r):
+    """The smallest rotation of doorway ``bits`` giving the doorways of rotation ``r``."""
     mine = rotate(bits, r)
-    for q in range(r):
-        if rotate(bits, q) == mine:
-            return True
-    return False
+    q = 0
+    while rotate(bits, q) != mine:
+        q += 1
+    return q
 
 
 @njit(cache=True)
@@ -205,11 +205,9 @@ def move_rotations(rec, p, c, d, occ, doors, first=False):
     out = 0
     for r in range(4):
         mine = rotate(bits, r)
-        if repeats(bits, r):
-            for q in range(r):
-                if rotate(bits, q) == mine:
-                    out |= ((out >> q) & 1) << r
-                    break
+        q = first_rotation(bits, r)
+        if q < r:
+            out |= ((out >> q) & 1) << r
         elif not (d == c and mine == here) and fits_linked(occ, doors, d, mine):
             doors[d] = mine
             if legal_doors(occ, doors):

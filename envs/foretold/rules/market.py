@@ -14,11 +14,11 @@ from .. import state as S
 from ..state import Phase
 from .helpers import (
     add_gold,
+    first_rotation,
     fits_linked,
     heal,
     legal_doors,
     legal_with,
-    repeats,
     rotate,
     temple_cells,
     temple_sum,
@@ -134,7 +134,7 @@ def can_place_anywhere(rec, p, t, side):
     """R21: Tile type ``t`` (``side``) has a legal cell and rotation in seat ``p``'s Temple.
 
     The same answer as ``legal_with`` for every empty cell and rotation: the Temple is read
-    once, each distinct rotation tried once, and ``fits_linked`` refuses a place before the
+    once, each distinct rotation tried once (``first_rotation``), and ``fits_linked`` refuses a place before the
     flood fill.
     """
     occ = np.zeros(S.CELLS, np.int8)
@@ -146,7 +146,8 @@ def can_place_anywhere(rec, p, t, side):
             occ[c] = 2 if t == C.ENTRANCE else 1
             for r in range(4):
                 mine = rotate(bits, r)
-                if repeats(bits, r) or (t != C.ENTRANCE and not fits_linked(occ, doors, c, mine)):
+                if first_rotation(bits, r) < r or (
+                        t != C.ENTRANCE and not fits_linked(occ, doors, c, mine)):
                     continue
                 doors[c] = mine
                 if legal_doors(occ, doors):
