@@ -134,8 +134,8 @@ def can_place_anywhere(rec, p, t, side):
     """R21: Tile type ``t`` (``side``) has a legal cell and rotation in seat ``p``'s Temple.
 
     The same answer as ``legal_with`` for every empty cell and rotation: the Temple is read
-    once, each distinct rotation tried once (``first_rotation``), and ``fits_linked`` refuses a place before the
-    flood fill.
+    once, each distinct rotation tried once (``first_rotation``), and ``fits_linked``
+    refuses a place before the flood fill.
     """
     occ = np.zeros(S.CELLS, np.int8)
     doors = np.zeros(S.CELLS, np.int64)
