@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import sys
 
 import fatezoo
 from fatezoo import IllegalActionError
 from fatezoo.envs.core.registry import get_spec
+
+from .json_checks import file_problem, finite_float, is_int, refuse_constant, too_large
 
 KEYS = ("game", "options", "seed", "actions")
 MAX_BYTES = 64 * 1024 * 1024  # the largest record file read (a real record is a few KiB)
@@ -31,45 +32,6 @@ COMMON_OPTIONS = ("num_players", "max_turns", "reward")
 
 class ReplayError(ValueError):
     """A game record that cannot be replayed: what is wrong and where (one line)."""
-
-
-def _refuse_constant(name):
-    """``json.loads``'s ``parse_constant``: NaN and Infinity are refused."""
-    raise ValueError(f"{name} is not a number (finite numbers only)")
-
-
-def _finite_float(text):
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise ValueError(f"number {text[:40]} is out of range")
-    return value
-
-
-def _size_text(n: int) -> str:
-    return f"{n / 2**30:g} GiB" if n >= 2**30 else f"{n / 2**20:g} MiB"
-
-
-def too_large(size, max_bytes: int, what: str) -> str:
-    """The message for a file over ``max_bytes`` (``size`` None: it grew while read)."""
-    if size is None:
-        return f"larger than the {_size_text(max_bytes)} limit of {what}"
-    return f"{size:,} bytes is larger than the {_size_text(max_bytes)} limit of {what}"
-
-
-def file_problem(st, max_bytes: int, what: str, form: str, folder: str) -> str | None:
-    """Why a file with this ``os.stat`` result is not read, or None if it may be.
-
-    Only a regular file of at most ``max_bytes`` is read: a folder gets ``folder``; a
-    device or pipe (``/dev/zero``, a FIFO) is never opened for reading. ``what`` names
-    the file's kind ("a game record") and ``form`` its format ("a JSON file").
-    """
-    if stat.S_ISDIR(st.st_mode):
-        return folder
-    if not stat.S_ISREG(st.st_mode):
-        return f"not a regular file ({what} is {form})"
-    if st.st_size > max_bytes:
-        return too_large(st.st_size, max_bytes, what)
-    return None
 
 
 def load_record(path, max_bytes: int = MAX_BYTES) -> dict:
@@ -106,7 +68,7 @@ def load_record(path, max_bytes: int = MAX_BYTES) -> dict:
         raise ReplayError(f"{where} is not UTF-8 text: byte {err.start}: {err.reason}") \
             from None
     try:
-        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        data = json.loads(text, parse_constant=refuse_constant, parse_float=finite_float)
     except json.JSONDecodeError as err:
         raise ReplayError(f"{where} is not JSON: {err}") from None
     except RecursionError:
@@ -119,10 +81,6 @@ def load_record(path, max_bytes: int = MAX_BYTES) -> dict:
         raise ReplayError(f"{where} is not a valid game record: {msg}") from None
     check_record(data, where)
     return data
-
-
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _check_options(spec, options: dict, where: str) -> None:
@@ -147,10 +105,10 @@ def _check_options(spec, options: dict, where: str) -> None:
 def _check_option_type(spec, key: str, value, where: str) -> None:
     """One option's JSON type (see :func:`_check_options`)."""
     if key == "num_players":
-        ok = _is_int(value)
+        ok = is_int(value)
         want = "an int"
     elif key == "max_turns":
-        ok = value is None or (_is_int(value) and value >= 1)
+        ok = value is None or (is_int(value) and value >= 1)
         want = "a positive int or null"
     elif key == "reward":
         ok = isinstance(value, str)
@@ -163,9 +121,9 @@ def _check_option_type(spec, key: str, value, where: str) -> None:
         if isinstance(default, bool):
             ok, want = isinstance(value, bool), "true or false"
         elif isinstance(default, int):
-            ok, want = _is_int(value), "an int"
+            ok, want = is_int(value), "an int"
         elif isinstance(default, float):
-            ok = _is_int(value) or isinstance(value, float)
+            ok = is_int(value) or isinstance(value, float)
             want = "a number"
         elif isinstance(default, str):
             ok, want = isinstance(value, str), "a string"
@@ -194,14 +152,14 @@ def check_record(data, where: str = "game record") -> None:
         raise ReplayError(f"{where}: options must be an object, got {data['options']!r}")
     _check_options(spec, data["options"], where)
     seed = data["seed"]
-    if not _is_int(seed) or not 0 <= seed < MAX_SEED:
+    if not is_int(seed) or not 0 <= seed < MAX_SEED:
         raise ReplayError(f"{where}: seed must be an int in [0, 2**128) (the seed the game "
                           f"was dealt with), got {seed!r}")
     acts = data["actions"]
     if not isinstance(acts, list):
         raise ReplayError(f"{where}: actions must be a list of ints, got {type(acts).__name__}")
     for k, a in enumerate(acts):
-        if not _is_int(a):
+        if not is_int(a):
             raise ReplayError(f"{where}: step {k}: action {a!r} is not an int")
         if not 0 <= a < spec.num_actions:
             raise ReplayError(f"{where}: step {k}: action {a} is out of range "

@@ -45,7 +45,7 @@ import numpy as np
 
 import fatezoo
 
-from .replay import _is_int, _refuse_constant, file_problem, too_large
+from .json_checks import file_problem, is_int, refuse_constant, too_large
 
 try:
     import fcntl
@@ -138,7 +138,7 @@ class SavedGames:
             return
         for number, line in enumerate(lines, 1):
             try:
-                data = json.loads(line.decode("utf-8"), parse_constant=_refuse_constant)
+                data = json.loads(line.decode("utf-8"), parse_constant=refuse_constant)
             except (UnicodeDecodeError, ValueError, RecursionError) as err:
                 first = str(err).splitlines()[0] if str(err) else type(err).__name__
                 self._fail(f"line {number} is not a JSON object: {first[:200]}")
@@ -171,7 +171,7 @@ class SavedGames:
             got = sorted(data) if isinstance(data, dict) else type(data).__name__
             self._fail(f"{where} should have the keys {keys}, got {got}")
         index = data["games"]
-        if not isinstance(index, list) or not all(_is_int(i) and 0 <= i < games
+        if not isinstance(index, list) or not all(is_int(i) and 0 <= i < games
                                                  for i in index):
             self._fail(f"{where}: games must be a list of game indices in [0, {games})")
         rows = len(index)
@@ -188,7 +188,7 @@ class SavedGames:
                 and all(isinstance(t, bool) for t in truncated)):
             self._fail(f"{where}: truncated must be a list of {rows} true/false values")
         if not (isinstance(lengths, list) and len(lengths) == rows
-                and all(_is_int(v) and 1 <= v < 2**62 for v in lengths)):
+                and all(is_int(v) and 1 <= v < 2**62 for v in lengths)):
             self._fail(f"{where}: lengths must be a list of {rows} ints >= 1")
         parts = [np.asarray(returns, np.float32), np.asarray(truncated, bool),
                  np.asarray(lengths, np.int64)]
@@ -237,7 +237,7 @@ def _numbers(value, rows: int, n: int):
 
 def _finite(x) -> bool:
     """A JSON number a float holds: an int of at most 300 digits or a finite float."""
-    if _is_int(x):
+    if is_int(x):
         return abs(x) < 10**300
     return isinstance(x, float) and math.isfinite(x)
 
