@@ -5,7 +5,13 @@ import random
 
 import pytest
 
-from fatezoo.training.ratings import ELO_SCALE, finishing_groups, fit_ratings
+from fatezoo.training.ratings import (
+    ELO_BASE,
+    ELO_SCALE,
+    finishing_groups,
+    fit_outcomes,
+    fit_ratings,
+)
 
 WIN, LOSS, TIE = (1.0, 0.0), (0.0, 1.0), (0.5, 0.5)
 
@@ -122,3 +128,40 @@ def test_bad_input_is_named():
         fit_ratings(["a", "b"], [], prior_games=float("nan"))
     with pytest.raises(ValueError, match="no games between different agents"):
         fit_ratings(["a", "b"], [], prior_games=0)
+
+
+def test_an_agent_far_above_its_anchors_is_fitted():
+    # Fatefell's guided-search card: random, the heuristic, ISMCTS-200 and the baseline held
+    # at protocol v1's anchors (1000 to 2606), the agent free and starting at 1500. The
+    # first Newton steps there jump thousands of Elo (the curvature all but vanishes); the
+    # fit must still find the rating where the agent's expected score against each
+    # opponent, ties counting half and the prior as one draw against strength 0, equals
+    # its score: solved here by bisection on that equation
+    anchors = {"random": 1000.0, "heuristic": 2413.2, "ismcts": 2583.8, "baseline": 2605.5}
+    record = {"random": (1000, 0, 0), "heuristic": (848, 17, 135), "ismcts": (646, 22, 332),
+              "baseline": (669, 24, 307)}  # (wins, ties, losses)
+    labels = ["agent", *anchors]
+    outcomes = {}
+    for j, name in enumerate(anchors, start=1):
+        wins, ties, losses = record[name]
+        for groups, n in ((((0,), (j,)), wins), (((0, j),), ties), (((j,), (0,)), losses)):
+            if n:
+                outcomes[groups] = n
+    fit = fit_outcomes(labels, outcomes, prior_games=1.0, anchors=anchors)
+
+    def sigma(x):
+        return 1.0 / (1.0 + math.exp(-x))
+
+    def surplus(theta):  # the agent's score minus its expected score
+        total = 0.5 - sigma(theta)
+        for name, (wins, ties, losses) in record.items():
+            other = (anchors[name] - ELO_BASE) / ELO_SCALE
+            total += wins + ties / 2 - (wins + ties + losses) * sigma(theta - other)
+        return total
+
+    lo, hi = -20.0, 20.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if surplus(mid) > 0 else (lo, mid)
+    assert fit["agent"]["rating"] == pytest.approx(ELO_BASE + ELO_SCALE * lo, abs=1e-6)
+    assert math.isfinite(fit["agent"]["se"]) and fit["agent"]["se"] > 0

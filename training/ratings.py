@@ -38,6 +38,7 @@ import numpy as np
 ELO_SCALE = 400.0 / math.log(10.0)
 ELO_BASE = 1500.0
 Z95 = 1.959963984540054
+MAX_STEP = 4.0  # the longest Newton step of the fit, in natural-log strength (695 Elo)
 MODEL = "plackett-luce"
 
 
@@ -100,15 +101,18 @@ class _Terms:
 
 def _objective(theta, c, m, w, prior):
     """Log posterior, gradient and Hessian at ``theta``."""
-    z = m * np.exp(theta - theta.max())  # (T, K) scaled member weights
-    s = z.sum(1)
+    # each denominator scaled by its own strongest member: no term underflows to 0,
+    # however far apart the strengths are
+    top = np.where(m > 0, theta, -np.inf).max(1)  # (T,)
+    z = np.where(m > 0, m * np.exp(np.minimum(theta - top[:, None], 0.0)), 0.0)
+    s = z.sum(1)  # >= 1: the strongest member's own term
     p = z / s[:, None]
-    logs = np.log(s) + theta.max()
+    logs = np.log(s) + top
     f = c @ theta - w @ logs
     g = c - w @ p
     h = -(np.diag(w @ p) - (p * w[:, None]).T @ p)
     if prior > 0:  # prior_games draws against a virtual agent of strength 0
-        sig = 1.0 / (1.0 + np.exp(-theta))
+        sig = 0.5 * (1.0 + np.tanh(0.5 * theta))  # the logistic function, never overflowing
         f += prior * np.sum(0.5 * theta - np.logaddexp(0.0, theta))
         g = g + prior * (0.5 - sig)
         h = h - np.diag(prior * sig * (1.0 - sig))
@@ -184,6 +188,12 @@ def fit_outcomes(labels, outcomes, prior_games: float = 1.0, max_iter: int = 200
     for _ in range(max_iter):
         step = np.zeros(k)
         step[free] = np.linalg.pinv(-h[np.ix_(free, free)]) @ g[free]
+        # far from the optimum the curvature all but vanishes (an agent rated 3,000 Elo
+        # above its opponents) and a Newton step can jump thousands of Elo: it is cut to
+        # MAX_STEP, and the line search below keeps each step an improvement
+        longest = np.max(np.abs(step))
+        if longest > MAX_STEP:
+            step *= MAX_STEP / longest
         t = 1.0
         while True:  # backtracking line search: the objective is concave
             cand = theta + t * step
