@@ -94,6 +94,8 @@ PROTOCOLS = {
                               "baseline:v1": 2605.5},
             ("fathoming", 2): {"random": 1000.0, "heuristic": 1516.1, "ismcts:sims=200": 1779.7,
                                "baseline:v1": 1720.2},
+            ("foretold", 2): {"random": 1000.0, "heuristic": 2422.4, "ismcts:sims=200": 2484.5,
+                              "baseline:v1": 2824.8},
             ("forgotten_city", 2): {"random": 1000.0, "heuristic": 1327.0,
                                     "ismcts:sims=200": 1855.9, "baseline:v1": 1857.8},
             ("villainous", 2): {"random": 1000.0, "heuristic": 1772.2,
