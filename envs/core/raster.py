@@ -88,9 +88,19 @@ def _font(size: float):
     return ImageFont.load_default(size=max(1.0, size))
 
 
+@lru_cache(maxsize=65536)
 def text_width(text: str, size: float) -> float:
-    """Pixels ``text`` spans at font ``size`` as :func:`rasterize` draws it."""
+    """Pixels ``text`` spans at font ``size`` as :func:`rasterize` draws it.
+
+    Remembered: a game's pictures set the same labels frame after frame.
+    """
     return float(_font(float(size)).getlength(text))
+
+
+@lru_cache(maxsize=65536)
+def _text_bbox(text: str, size: float, anchor: str) -> tuple[float, float, float, float]:
+    """Pillow's box of ``text`` at ``size`` drawn at the origin with ``anchor``."""
+    return tuple(float(v) for v in _font(size).getbbox(text, anchor=anchor))
 
 
 def wrap_text(text: str, width: float, size: float) -> list[str]:
@@ -140,7 +150,7 @@ def _text_box(el, base_size: float) -> tuple[float, float, float, float]:
     size = _number(el, "font-size", base_size)
     anchor = _ANCHORS.get(el.get("text-anchor", "start"), "ls")
     x, y = _number(el, "x", 0), _number(el, "y", 0)
-    left, top, right, bottom = _font(size).getbbox(text, anchor=anchor)
+    left, top, right, bottom = _text_bbox(text, size, anchor)
     return x + left, y + top, x + right, y + bottom
 
 

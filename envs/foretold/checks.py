@@ -265,13 +265,13 @@ def _conserve(name: str, found: np.ndarray, copies: np.ndarray) -> None:
 def _check_symbol_copies(rec, n: int) -> None:
     """R87: a Fatesworn-symbol card in a hand is one deck's copy (c_sym), one per deck."""
     sym = rec["c_sym"].astype(np.int64)
+    decks = [zone_contents(rec["c_deck"], rec["c_deck_n"], f) for f in range(4)]
     for j, k in enumerate(SYM_TYPES):
         held = (sym >> j) & 1  # (seat, deck)
         need((held.sum(1) == rec["c_hand"][:, k]).all(), "c_hand",
              f"symbol type {k} counted once per deck copy held (c_sym)")
         for f in range(4):
-            deck = zone_contents(rec["c_deck"], rec["c_deck_n"], f)
-            need(int(held[:, f].sum()) + int((deck == k).sum()) <= 1, f"Fate Deck {f}",
+            need(int(held[:, f].sum()) + int((decks[f] == k).sum()) <= 1, f"Fate Deck {f}",
                  f"its one copy of symbol type {k}, in the deck or in one hand")
 
 
