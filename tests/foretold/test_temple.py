@@ -211,8 +211,8 @@ def plain_r27(grid, side, rot):
 
 
 def test_legal_doors_is_the_plain_reading_of_r27_on_random_temples():
-    # R27: the kernels' check (the reached cells kept as bits of one integer) answers as a
-    # plain reading for 600 Temples of random_temples and each of them with every Tile
+    # R27: the kernels' check (legal_doors, through the loader's temple_is_legal) answers as
+    # a plain reading for 600 Temples of random_temples and each of them with every Tile
     # turned a quarter more; both answers are met often
     answers = {True: 0, False: 0}
     for rec, p in random_temples(600, seed=27):
