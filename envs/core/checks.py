@@ -84,9 +84,16 @@ def check_ranges(rec, ranges: dict) -> None:
     """Check each declared field of ``rec`` against its :class:`Range`, in order.
 
     ``rec`` is a record or a dict of its fields' values. ``num_players``, when declared,
-    is checked first: the other ranges depend on it. Values are compared as Python
-    numbers (a record's fields are small; numpy's reductions cost more than they save).
+    is checked first: the other ranges depend on it. A record whose every declared value
+    is in range passes on one vectorised comparison (:class:`_Bounds`); any other record,
+    and any dict, is read field by field in order, so the first field out of range names
+    the error.
     """
+    if isinstance(rec, np.void) and "num_players" in ranges:
+        n = int(rec["num_players"])
+        lo, hi = ranges["num_players"].bounds(n)
+        if lo <= n < hi and _Bounds.of(rec.dtype, ranges, n).hold(rec):
+            return
     values = rec if isinstance(rec, dict) else dict(zip(rec.dtype.names, rec.item()))
     n = int(values["num_players"])
     if "num_players" in ranges:
@@ -94,6 +101,62 @@ def check_ranges(rec, ranges: dict) -> None:
     for name, r in ranges.items():
         if name != "num_players":
             _check_one(values, name, r, n)
+
+
+class _Bounds:
+    """Every declared value of a record layout at one player count, as flat bounds.
+
+    The values are gathered from the record's bytes by offset, one gather per integer
+    width, and compared with ``lo``/``hi`` arrays built once per (layout, ranges, player
+    count): an absent seat's value ``a`` has the bounds ``[a, a + 1)``. It only ever
+    answers "all in range"; a record it does not clear goes to the field-by-field check,
+    which names the first value out of range.
+    """
+
+    _made: dict = {}  # (dtype, id(ranges), n) -> (ranges, _Bounds); ranges held, so ids stay
+
+    @classmethod
+    def of(cls, dtype: np.dtype, ranges: dict, n: int) -> _Bounds:
+        key = (dtype, id(ranges), n)
+        made = cls._made.get(key)
+        if made is None or made[0] is not ranges or made[1].count != len(ranges):
+            made = cls._made[key] = (ranges, cls(dtype, ranges, n))
+        return made[1]
+
+    def __init__(self, dtype: np.dtype, ranges: dict, n: int):
+        self.count = len(ranges)
+        parts: dict = {}  # base dtype -> ([byte offsets], [lo], [hi])
+        for name, r in ranges.items():
+            base, shape = dtype[name].base, dtype[name].shape
+            if base.kind not in "iub":
+                raise TypeError(f"{name}: a Range needs an integer field, not {base}")
+            lo, hi = r.bounds(n)
+            size = int(np.prod(shape, dtype=np.int64))
+            los = np.full(size, lo, np.int64)
+            his = np.full(size, hi, np.int64)
+            if r.per_seat and shape:
+                per_row = size // shape[0]
+                los[n * per_row:] = r.absent
+                his[n * per_row:] = r.absent + 1
+            offsets, lo_list, hi_list = parts.setdefault(base, ([], [], []))
+            offsets.append(dtype.fields[name][1] + base.itemsize * np.arange(size))
+            lo_list.append(los)
+            hi_list.append(his)
+        self.parts = []
+        for base, (offsets, lo_list, hi_list) in parts.items():
+            at = np.concatenate(offsets)
+            gather = (at[:, None] + np.arange(base.itemsize)).ravel()
+            view = np.dtype(np.uint8) if base.kind == "b" else base  # a bool's raw byte
+            self.parts.append((gather, view, np.concatenate(lo_list), np.concatenate(hi_list)))
+
+    def hold(self, rec: np.void) -> bool:
+        """Whether every declared value of ``rec`` is in its range."""
+        raw = np.frombuffer(rec, np.uint8)
+        for gather, base, lo, hi in self.parts:
+            v = raw[gather].view(base)
+            if not ((v >= lo).all() and (v < hi).all()):
+                return False
+        return True
 
 
 def _check_one(values: dict, name: str, r: Range, n: int) -> None:

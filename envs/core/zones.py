@@ -205,6 +205,16 @@ def zone_contents(cards, counts, z) -> np.ndarray:
     return np.asarray(cards[z, : int(counts[z])], np.int64)
 
 
+def zones_contents(cards, counts) -> np.ndarray:
+    """The cards of every zone of a group, zone 0's first, each bottom to top, as int64.
+
+    One gather for the whole group (Python side): the counts must already be in
+    ``[0, capacity]``.
+    """
+    live = np.arange(cards.shape[1]) < np.asarray(counts)[:, None]
+    return np.asarray(cards[live], np.int64)
+
+
 def check_counts(cards, counts, name: str = "zone") -> None:
     """Raise ValueError naming the first zone whose count is outside ``[0, capacity]``."""
     cap = cards.shape[1]

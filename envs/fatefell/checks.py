@@ -276,7 +276,7 @@ def check_record(rec) -> None:
     every card is in exactly one zone. The core checks the header and the options.
     """
     r = dict(zip(rec.dtype.names, rec.item()))  # plain ints: ~20x faster to compare
-    check_ranges(r, RANGES)
+    check_ranges(rec, RANGES)
     n = r["num_players"]
     _check_fields(r, n)
     _check_seasons(r, n)

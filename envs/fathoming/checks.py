@@ -348,7 +348,7 @@ def check_record(rec) -> None:
     the cache of effective values where its key matches the board.
     """
     r = dict(zip(rec.dtype.names, rec.item()))  # plain ints: faster to compare
-    check_ranges(r, RANGES)
+    check_ranges(rec, RANGES)
     _check_fields(r)
     _check_decks(r)
     _check_zones(r)

@@ -14,10 +14,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from fatezoo.envs.core.checks import SEATS, Range, RecordError, check_ranges, need
+from fatezoo.envs.core.checks import SEATS, Range, RecordError, check_ranges, need, within
 from fatezoo.envs.core.stack import ASK, KIND, OWNER, asked_seat
 from fatezoo.envs.core.state import SPLITS
-from fatezoo.envs.core.zones import zone_contents
+from fatezoo.envs.core.zones import zone_contents, zones_contents
 
 from . import cards as C
 from . import rules
@@ -40,13 +40,21 @@ def temple_is_legal(grid, side, rot) -> bool:
 
     ``grid``, ``side`` and ``rot`` must already be in range (check_record checks them first).
     """
+    return bool(rules.legal_doors(*temple_doors(grid, side, rot)))
+
+
+def temple_doors(grid, side, rot) -> tuple:
+    """``rules.legal_doors``'s occupancy and door bits of a Temple's cells.
+
+    One Temple's, or each seat's as a row; the fields must already be in range.
+    """
     grid = np.asarray(grid, np.int64)
     here = grid >= 0
     occ = np.where(grid == C.ENTRANCE, 2, here.astype(np.int64)).astype(np.int8)
     bits = np.where(here, C.T_DOORS[np.maximum(grid, 0), np.asarray(side, np.int64)], 0)
     r = np.asarray(rot, np.int64) % 4
     doors = ((bits << r) | (bits >> (4 - r))) & 15
-    return bool(rules.legal_doors(occ, doors))
+    return occ, doors
 
 
 SYM_TYPES = tuple(int(k) for k in np.flatnonzero(np.asarray(T.C_SYM) >= 0))
@@ -239,18 +247,24 @@ def _check_piles(rec, r: dict) -> None:
     """The cards in the Rows' piles and in the decks: types each may hold."""
     for prefix, ntypes in (("f", C.NF), ("r", C.NR)):
         rows, sizes = rec[f"{prefix}_row"], rec[f"{prefix}_row_n"]
-        for k in range(S.SPOTS):
-            pile = rows[k, : sizes[k]]
-            need(((pile >= 0) & (pile < ntypes)).all(), f"{prefix}_row pile {k}", "card types")
+        if not within(zones_contents(rows, sizes), 0, ntypes):
+            k = next(k for k in range(S.SPOTS)
+                     if not within(zone_contents(rows, sizes, k), 0, ntypes))
+            need(False, f"{prefix}_row pile {k}", "card types")
         deck = zone_contents(rec[f"{prefix}_deck"], rec[f"{prefix}_deck_n"], S.DECK)
-        need(((deck >= 0) & (deck < ntypes)).all(), f"{prefix}_deck", "card types")
-    for f in range(4):
-        deck = zone_contents(rec["c_deck"], rec["c_deck_n"], f)
-        need(((deck >= 0) & (deck < C.NC)).all()
-             and ((C.C_FATE[deck] == f) | (C.C_FATE[deck] == 4)).all(),
-             f"Fate Deck {f}", "cards of its own Fate or with the Fatesworn symbol")
+        need(within(deck, 0, ntypes), f"{prefix}_deck", "card types")
+    sizes = rec["c_deck_n"].astype(np.int64)
+    if not _own_fate(zones_contents(rec["c_deck"], sizes), np.repeat(np.arange(4), sizes)):
+        f = next(f for f in range(4) if not _own_fate(zone_contents(rec["c_deck"], sizes, f), f))
+        need(False, f"Fate Deck {f}", "cards of its own Fate or with the Fatesworn symbol")
     tdeck = zone_contents(rec["t_deck"], rec["t_deck_n"], S.DECK)
-    need(((tdeck >= 5) & (tdeck < C.NT)).all(), "t_deck", "deck Tile types")
+    need(within(tdeck, 5, C.NT), "t_deck", "deck Tile types")
+
+
+def _own_fate(cards: np.ndarray, fate) -> bool:
+    """Whether ``cards`` are Fate cards of ``fate`` (per card, or one for all) or Fatesworn."""
+    return within(cards, 0, C.NC) and bool(((C.C_FATE[cards] == fate)
+                                            | (C.C_FATE[cards] == 4)).all())
 
 
 def _conserve(name: str, found: np.ndarray, copies: np.ndarray) -> None:
@@ -262,40 +276,50 @@ def _conserve(name: str, found: np.ndarray, copies: np.ndarray) -> None:
                           f"expected {int(copies[t])} (every card in exactly one place)")
 
 
+SYM_BITS = np.arange(len(SYM_TYPES))  # c_sym's bit j: the copy of symbol type SYM_TYPES[j]
+SYM_COLUMNS = np.array(SYM_TYPES)
+
+
 def _check_symbol_copies(rec, n: int) -> None:
     """R87: a Fatesworn-symbol card in a hand is one deck's copy (c_sym), one per deck."""
-    sym = rec["c_sym"].astype(np.int64)
-    decks = [zone_contents(rec["c_deck"], rec["c_deck_n"], f) for f in range(4)]
-    for j, k in enumerate(SYM_TYPES):
-        held = (sym >> j) & 1  # (seat, deck)
-        need((held.sum(1) == rec["c_hand"][:, k]).all(), "c_hand",
-             f"symbol type {k} counted once per deck copy held (c_sym)")
-        for f in range(4):
-            need(int(held[:, f].sum()) + int((decks[f] == k).sum()) <= 1, f"Fate Deck {f}",
-                 f"its one copy of symbol type {k}, in the deck or in one hand")
+    held = (rec["c_sym"].astype(np.int64)[:, :, None] >> SYM_BITS) & 1  # (seat, deck, symbol)
+    hands_off = (held.sum(1) != rec["c_hand"][:, SYM_COLUMNS]).any(0)  # per symbol
+    sizes = rec["c_deck_n"].astype(np.int64)
+    where = np.repeat(np.arange(4), sizes) * C.NC + zones_contents(rec["c_deck"], sizes)
+    in_deck = np.bincount(where, minlength=4 * C.NC).reshape(4, C.NC)  # (deck, card type)
+    twice = held.sum(0) + in_deck[:, SYM_COLUMNS] > 1  # (deck, symbol)
+    for j in np.flatnonzero(hands_off | twice.any(0)):  # the first symbol type at fault
+        k = SYM_TYPES[j]
+        need(not hands_off[j], "c_hand", f"symbol type {k} counted once per deck copy held (c_sym)")
+        need(False, f"Fate Deck {int(np.flatnonzero(twice[:, j])[0])}",
+             f"its one copy of symbol type {k}, in the deck or in one hand")
+
+
+# the out-of-game field, the Fatesworn types and their copies of each card kind (R6)
+FATESWORN_OUT = tuple((name, ~np.asarray(base, bool), copies[~np.asarray(base, bool)])
+                      for name, base, copies in (("f_out", C.F_BASE, C.F_COPIES),
+                                                 ("r_out", C.R_BASE, C.R_COPIES),
+                                                 ("c_out", C.C_BASE, C.C_COPIES)))
 
 
 def _check_cards(rec, r: dict, n: int) -> None:
     if not r["fatesworn"]:  # R6: without the option its cards are out of the game
-        for name, base, copies in (("f_out", C.F_BASE, C.F_COPIES),
-                                   ("r_out", C.R_BASE, C.R_COPIES),
-                                   ("c_out", C.C_BASE, C.C_COPIES)):
-            extra = ~np.asarray(base, bool)
-            need((rec[name][extra] == copies[extra]).all(), name,
+        for name, extra, copies in FATESWORN_OUT:
+            need((rec[name][extra] == copies).all(), name,
                  "every Fatesworn card out of the game without the fatesworn option")
     f = (rec["f_temple"].sum(0) + rec["f_party"].sum(0) + rec["f_discard"].sum(0)
          + rec["f_pool"].sum(0) + rec["f_fight"].sum(0) + rec["f_defeated"] + rec["f_out"]
          ).astype(np.int64)
-    f += np.bincount(zone_contents(rec["f_deck"], rec["f_deck_n"], S.DECK), minlength=C.NF)
-    for k in range(S.SPOTS):
-        f += np.bincount(zone_contents(rec["f_row"], rec["f_row_n"], k), minlength=C.NF)
+    f += np.bincount(np.concatenate((zones_contents(rec["f_deck"], rec["f_deck_n"]),
+                                     zones_contents(rec["f_row"], rec["f_row_n"]))),
+                     minlength=C.NF)
     if r["f_held"] >= 0:
         f[r["f_held"]] += 1
     _conserve("Faithful", f, C.F_COPIES)
     rl = (rec["r_owned"].sum(0) + rec["r_out"]).astype(np.int64)
-    rl += np.bincount(zone_contents(rec["r_deck"], rec["r_deck_n"], S.DECK), minlength=C.NR)
-    for k in range(S.SPOTS):
-        rl += np.bincount(zone_contents(rec["r_row"], rec["r_row_n"], k), minlength=C.NR)
+    rl += np.bincount(np.concatenate((zones_contents(rec["r_deck"], rec["r_deck_n"]),
+                                      zones_contents(rec["r_row"], rec["r_row_n"]))),
+                      minlength=C.NR)
     if r["r_held"] >= 0:
         rl[r["r_held"]] += 1
     c = (rec["c_hand"].sum(0) + rec["c_discard"] + rec["c_out"]).astype(np.int64)
@@ -306,32 +330,48 @@ def _check_cards(rec, r: dict, n: int) -> None:
         elif e[KIND] == S.K_RELIC and e[S.S_FLAGS] & S.F_SACRIFICED:
             rl[e[S.S_CARD]] += 1
     _conserve("Relic", rl, C.R_COPIES)
-    for k in range(4):
-        c += np.bincount(zone_contents(rec["c_deck"], rec["c_deck_n"], k),
-                         minlength=C.NC)
+    c += np.bincount(zones_contents(rec["c_deck"], rec["c_deck_n"]), minlength=C.NC)
     _conserve("Fate card", c, C.C_COPIES)
     _check_symbol_copies(rec, n)
-    grid, side, rot = rec["grid"], rec["side"], rec["rot"]
+    grid = rec["grid"]
     t = rec["t_out"].astype(np.int64) + np.bincount(tdeck_types(rec, r), minlength=C.NT)
     t += np.bincount(grid[grid >= 0].astype(np.int64), minlength=C.NT)
     if r["t_held"] >= 0:
         t[r["t_held"]] += 1
     _conserve("Tile", t, C.T_COPIES)
+    _check_temples(rec, n)
+
+
+# row k: Relic type k's Fate as a one-hot row over the values R_FATE takes
+R_FATES = (np.asarray(C.R_FATE)[:, None] == np.unique(C.R_FATE)).astype(np.int64)
+
+
+def _check_temples(rec, n: int) -> None:
+    """Each seat's Temple (its Starting Tiles, Entrance, R27) and its Fate Relics.
+
+    Every seat's counts at once; the first seat at fault, and its first fault, named.
+    """
+    grid = rec["grid"][:n].astype(np.int64)  # (seat, cell)
+    side = rec["side"][:n].astype(np.int64)
+    placed = grid >= 0
+    tiles = np.bincount((np.arange(n)[:, None] * C.NT + grid)[placed], minlength=n * C.NT)
+    starts = tiles.reshape(n, C.NT)[:, :5]
+    entrance = np.argmax(grid == C.ENTRANCE, axis=1)  # its one cell, once starts are sound
+    occ, doors = temple_doors(grid, side, rec["rot"][:n])
+    owned = rec["r_owned"][:n].astype(np.int64) * C.R_IS_FATE  # (seat, Relic type)
+    fates = (owned @ R_FATES > 0).sum(1)
+    held = owned.sum(1)
+    altars = np.where(placed, C.T_ALTARS[np.maximum(grid, 0), side], 0).sum(1)
     for p in range(n):
-        starts = np.bincount(grid[p][grid[p] >= 0].astype(np.int64), minlength=C.NT)[:5]
-        if (starts != 1).any():
-            k = int(np.flatnonzero(starts != 1)[0])
+        if (starts[p] != 1).any():
+            k = int(np.flatnonzero(starts[p] != 1)[0])
             need(False, f"seat {p}'s Temple", f"one Starting Tile of type {k}")
-        need(int(np.flatnonzero(grid[p] == C.ENTRANCE)[0]) == S.START_CELL[C.ENTRANCE],
+        need(entrance[p] == S.START_CELL[C.ENTRANCE],
              f"seat {p}'s Entrance", f"in cell {S.START_CELL[C.ENTRANCE]}")
-        need(temple_is_legal(grid[p], side[p], rot[p]), f"seat {p}'s Temple",
+        need(rules.legal_doors(occ[p], doors[p]), f"seat {p}'s Temple",
              "legal (R27: doorways lined up, all connected to the Entrance)")
-        owned = rec["r_owned"][p].astype(np.int64) * C.R_IS_FATE
-        need(np.unique(C.R_FATE[owned > 0]).size <= 1, f"seat {p}'s Fate Relics", "of one Fate")
-        g = grid[p].astype(np.int64)
-        altars = int(np.where(g >= 0, C.T_ALTARS[np.maximum(g, 0), side[p]], 0).sum())
-        held = int(owned.sum())
-        need(held <= altars, f"seat {p}'s Fate Relics", f"at most its {altars} Altars")
+        need(fates[p] <= 1, f"seat {p}'s Fate Relics", "of one Fate")
+        need(held[p] <= altars[p], f"seat {p}'s Fate Relics", f"at most its {altars[p]} Altars")
 
 
 def tdeck_types(rec, r) -> np.ndarray:
@@ -793,9 +833,6 @@ def _check_raid_entry(rec, r: dict, kind: int, in_round: bool, rolling: int) -> 
              "on the conquered Heart while the Smite waits", c)
 
 
-SCALAR_FIELDS = tuple(name for name in S.STATE_DTYPE.names if S.STATE_DTYPE[name].shape == ())
-
-
 def check_record(rec) -> None:
     """Raise ValueError naming the first thing wrong with a Foretold record.
 
@@ -804,10 +841,10 @@ def check_record(rec) -> None:
     Faithful, Relic, Fate card and Tile in exactly one place, per type), Temples (R27) and
     the decision in progress.
     """
-    r = {name: rec[name].item() for name in SCALAR_FIELDS}
+    r = dict(zip(rec.dtype.names, rec.item()))  # plain ints for the scalars: faster to compare
     n = int(r["num_players"])
     try:
-        check_ranges({**r, **{name: rec[name] for name in RANGES if name not in r}}, RANGES)
+        check_ranges(rec, RANGES)
         _check_values(r)
         _check_stack(rec, n)
         _check_seats(rec, r, n)

@@ -79,6 +79,21 @@ def wisdom_buyer(gold, *piles):
     return states
 
 
+def test_loader_refuses_fate_relics_of_two_fates_or_more_than_the_altars():
+    # R20: a seat's Fate Relics are of one Fate, one per Altar. Seat 0 holds Shield and
+    # Sword of Wisdom on its two Altars; every card stays in exactly one place.
+    rec = wisdom_buyer(5)[0]
+    give_relic(rec, 0, "Sword of Chaos")
+    with pytest.raises(ValueError, match="^foretold: seat 0's Fate Relics must be of one "
+                                         "Fate$"):
+        check_record(rec)
+    rec = wisdom_buyer(5)[0]
+    give_relic(rec, 0, "Crown of Wisdom")
+    with pytest.raises(ValueError, match="^foretold: seat 0's Fate Relics must be at most "
+                                         "its 2 Altars$"):
+        check_record(rec)
+
+
 def test_switching_fate_returns_first_then_covers_a_chosen_pile():
     # The audit's example: one empty spot (5), Sword of Chaos alone on spot 2, the buyer
     # holding two Wisdom Relics. The Shield of Wisdom goes to the empty spot; the row is then
