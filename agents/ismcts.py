@@ -60,7 +60,9 @@ from fatezoo.envs.core.state import MAX_PLAYERS
 
 DEFAULT_PRIOR_WEIGHT = 1.0  # chosen in Fatefell: docs/EVALUATION.md, "Search guided by..."
 ACTIVATION_CODES = {None: 0, "relu": 1, "tanh": 2}  # net_forward's activation numbers
-NO_NETWORK = (None, None)  # a search without a network: numba prunes the network's code
+# a search without a network: no layers. One type for both, so that the one compiled search
+# (what `fatezoo compile` builds) serves plain and guided search alike.
+NO_NETWORK = (np.zeros(0), np.zeros((0, 5), np.int64))
 
 
 def flat_network(layers) -> tuple[np.ndarray, np.ndarray]:
@@ -137,7 +139,7 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
     ``work[i]`` (viewed as bytes by ``work_u8[i]``) is scratch for the determinized copy.
     ``visits_out`` receives the root children's visit counts. ``prior`` > 0: the rollout
     policy's action at each tree node is expanded first and biased in selection. A network
-    (``net_w``, ``net_shapes`` of :func:`flat_network`; both None for none): its policy orders
+    (``net_w``, ``net_shapes`` of :func:`flat_network`; no layers for none): its policy orders
     expansion and adds the PUCT term weighted by ``prior_weight``.
     """
     max_nodes = sims + 1
@@ -153,7 +155,8 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
     prior_words = np.zeros(4, np.int64)
     logits = np.zeros((0, num_actions))
     netted = np.zeros(0, np.bool_)
-    if net_w is not None:  # a plain search (net_w None) compiles none of the network's code
+    guided = net_shapes.shape[0] > 0  # a network's layers: its policy guides the search
+    if guided:
         logits = np.zeros((max_nodes, num_actions))
         netted = np.zeros(max_nodes, np.bool_)
     net_p = np.zeros(num_actions)
@@ -176,7 +179,7 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
                     prior_words[w] = w + 1
                 game_encode(rec, rec["current_player"], 0, obs)
                 pa = game_policy(obs, mask, prior_words, rec)
-            if net_w is not None:
+            if guided:
                 if not netted[node]:
                     game_encode(rec, rec["current_player"], 0, obs)
                     logits[node, :] = net_forward(net_w, net_shapes, obs)
@@ -195,7 +198,7 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
                 pick = -1
                 if pa >= 0 and children[node, pa] < 0:
                     pick = pa
-                elif net_w is not None:  # the untried action the network likes best
+                elif guided:  # the untried action the network likes best
                     for a in range(num_actions):
                         if mask[a] and children[node, a] < 0 \
                                 and (pick < 0 or net_p[a] > net_p[pick]):
@@ -225,7 +228,7 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
                     score = value[ch] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
                     if a == pa:
                         score += prior / (1.0 + visits[ch])
-                    if net_w is not None:
+                    if guided:
                         score += (prior_weight * net_p[a] * np.sqrt(avail[ch])
                                   / (1.0 + visits[ch]))
                     if score > best_score:
@@ -263,19 +266,14 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
 @njit(cache=True, parallel=True)
 def search_batch(work, work_u8, root_u8, sims, c, depth, use_policy, words, num_actions,
                  obs_size, actions, visits, prior, net_w, net_shapes, prior_weight):
-    """:func:`search_row` for every row, in parallel."""
+    """:func:`search_row` for every row, in parallel.
+
+    One kernel for any number of rows, with a network or without: a single row pays the
+    thread pool's wake-up (microseconds), and ``fatezoo compile`` builds the one kernel
+    every search uses.
+    """
     for i in prange(work.shape[0]):  # a prange index is unsigned: one search_row for both
         actions[i] = search_row(work, work_u8, root_u8, np.int64(i), sims, c, depth, use_policy,
-                                words[i], num_actions, obs_size, visits[i], prior, net_w,
-                                net_shapes, prior_weight)
-
-
-@njit(cache=True)
-def search_serial(work, work_u8, root_u8, sims, c, depth, use_policy, words, num_actions,
-                  obs_size, actions, visits, prior, net_w, net_shapes, prior_weight):
-    """:func:`search_batch` without threads (cheaper for a few rows)."""
-    for i in range(work.shape[0]):
-        actions[i] = search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy,
                                 words[i], num_actions, obs_size, visits[i], prior, net_w,
                                 net_shapes, prior_weight)
 
@@ -407,11 +405,10 @@ class ISMCTSAgent(Agent):
         work_u8 = work.view(np.uint8).reshape(b, -1)
         actions = np.empty(b, np.int64)
         visits = np.zeros((b, self.spec.num_actions))
-        search = search_serial if b < 2 else search_batch
-        search(work, work_u8, root_u8, self.sims, self.c, self.depth,
-               self.rollout == "heuristic", self._words(b, rng), self.spec.num_actions,
-               self.spec.obs_size, actions, visits, self.prior, *self.net,
-               self.prior_weight or 0.0)
+        search_batch(work, work_u8, root_u8, self.sims, self.c, self.depth,
+                     self.rollout == "heuristic", self._words(b, rng), self.spec.num_actions,
+                     self.spec.obs_size, actions, visits, self.prior, *self.net,
+                     self.prior_weight or 0.0)
         bad = np.flatnonzero(masks[np.arange(b), actions] == 0)
         if bad.size:
             raise RuntimeError(f"ismcts: searched action {actions[bad[0]]} is not legal in row "

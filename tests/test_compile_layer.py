@@ -329,6 +329,30 @@ def test_compile_command_compiles_every_entry_point():
     assert done == sorted(ENTRY_NAMES)
 
 
+ONE_SEARCH = """
+import numpy as np
+import fatezoo
+from fatezoo.agents import ismcts, make_agent
+from fatezoo.training.firstuse import run_ismcts
+run_ismcts("fatefell")  # what `fatezoo compile` runs for ISMCTS
+vec = fatezoo.make_vec("fatefell", num_envs=2, seed=0)
+_, mask, _ = vec.reset()
+for spec in ("ismcts:sims=8", "ismcts:sims=8,prior=baseline"):
+    agent = make_agent(spec, "fatefell", seed=0)
+    for rows in (1, 2):
+        agent.act_records(vec.states[:rows].copy(), mask[:rows])
+print(len(ismcts.search_batch.signatures))
+"""
+
+
+def test_the_compiled_search_serves_one_row_many_rows_and_a_network():
+    """Plain and guided search, on one row or several, run the kernel `fatezoo compile`
+    builds: one signature, so nothing compiles at a first guided or one-game search."""
+    cache = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".test-numba-cache")
+    assert _run(["-c", ONE_SEARCH], cache).split()[-1] == "1"
+
+
 def test_a_table_read_as_a_module_is_typed_as_a_global():
     """``S.PASS`` (a module of this package) reaches type inference as the global ``PASS``."""
     import numpy as np

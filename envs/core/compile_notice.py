@@ -34,7 +34,6 @@ ENTRY_OF = {
     "_rows_parallel": "the vector env",
     "_rows_serial": "self-play",
     "search_batch": "ISMCTS",
-    "search_serial": "ISMCTS",
     "batch_policy_actions": "the heuristic",
     "serial_policy_actions": "the heuristic",
 }

@@ -46,7 +46,7 @@ engine of the process: numba still gets the entry address and the object code it
 and the code of a callee runs only if Python calls the callee itself (tests do), correct
 and slower. The core's entry kernels (``kernels._row``, ``_rows_parallel``,
 ``_rows_serial``, ``first_bad_action``, ``serial_random_actions``,
-``serial_policy_actions``, ISMCTS's ``search_batch`` and ``search_serial``) are called
+``serial_policy_actions``, ISMCTS's ``search_batch``) are called
 from Python only, compiled as top-level kernels at -O3. A library loaded from the cache
 goes to the main engine, as numba puts it.
 
