@@ -329,28 +329,46 @@ def test_compile_command_compiles_every_entry_point():
     assert done == sorted(ENTRY_NAMES)
 
 
-ONE_SEARCH = """
+FIRST_USES = """
+import json
 import numpy as np
 import fatezoo
 from fatezoo.agents import ismcts, make_agent
-from fatezoo.training.firstuse import run_ismcts
-run_ismcts("fatefell")  # what `fatezoo compile` runs for ISMCTS
-vec = fatezoo.make_vec("fatefell", num_envs=2, seed=0)
-_, mask, _ = vec.reset()
-for spec in ("ismcts:sims=8", "ismcts:sims=8,prior=baseline"):
-    agent = make_agent(spec, "fatefell", seed=0)
-    for rows in (1, 2):
-        agent.act_records(vec.states[:rows].copy(), mask[:rows])
-print(len(ismcts.search_batch.signatures))
+from fatezoo.envs.core import kernels as K
+from fatezoo.training.firstuse import ENTRIES
+
+KERNELS = {"_row": K._row, "_rows_serial": K._rows_serial, "_rows_parallel": K._rows_parallel,
+           "serial_policy_actions": K.serial_policy_actions,
+           "batch_policy_actions": K.batch_policy_actions, "search_batch": ismcts.search_batch}
+
+
+def signatures():
+    return {name: len(k.signatures) for name, k in KERNELS.items()}
+
+
+for run in ENTRIES.values():  # what `fatezoo compile fatefell` runs
+    run("fatefell")
+built = signatures()
+for rows in (1, 2, 64, 256):  # what a user runs next: envs, the heuristic and searches
+    vec = fatezoo.make_vec("fatefell", num_envs=rows, seed=0)
+    obs, mask, _ = vec.reset()
+    obs, mask, *_ = vec.step(make_agent("heuristic", "fatefell").act_batch(obs, mask))
+    for spec in ("ismcts:sims=4", "ismcts:sims=4,prior=baseline"):
+        make_agent(spec, "fatefell", seed=0).act_records(vec.states[:2].copy(), mask[:2])
+        make_agent(spec, "fatefell", seed=0).act_records(vec.states[:1].copy(), mask[:1])
+print(json.dumps([built, signatures()]))
 """
 
 
-def test_the_compiled_search_serves_one_row_many_rows_and_a_network():
-    """Plain and guided search, on one row or several, run the kernel `fatezoo compile`
-    builds: one signature, so nothing compiles at a first guided or one-game search."""
+def test_compile_builds_what_a_first_use_runs():
+    """After `fatezoo compile`'s entry points, vector envs and the heuristic of any batch
+    size and plain and guided searches of one row or several compile nothing more."""
     cache = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".test-numba-cache")
-    assert _run(["-c", ONE_SEARCH], cache).split()[-1] == "1"
+    built, after = json.loads(_run(["-c", FIRST_USES], cache).splitlines()[-1])
+    assert after == built
+    assert built["search_batch"] == 1, "plain and guided search share one compiled search"
+    assert built["batch_policy_actions"] == built["serial_policy_actions"] == 1
 
 
 def test_a_table_read_as_a_module_is_typed_as_a_global():

@@ -101,11 +101,25 @@ def run_gym(game: str) -> str:
 
 
 def run_heuristic(game: str) -> str:
-    """The heuristic playing every seat of a 4-row vector env."""
+    """The heuristic playing every seat of a 4-row vector env, then one batch of rows.
+
+    A few rows run the heuristic's serial kernel, a batch of ``SERIAL_BELOW`` rows or more
+    (an arena's) its threaded one: both are compiled here.
+    """
     from fatezoo.agents import make_agent
+    from fatezoo.envs.core.kernels import SERIAL_BELOW
 
     agent = make_agent("heuristic", game, seed=0)
-    return _vec_play(game, lambda vec, obs, mask: agent.act_batch(obs, mask))
+    last = []
+
+    def act(vec, obs, mask):
+        last[:] = [obs, mask]
+        return agent.act_batch(obs, mask)
+
+    played = _vec_play(game, act)
+    copies = -(-SERIAL_BELOW // len(last[0]))
+    batch = agent.act_batch(*(np.repeat(a, copies, axis=0) for a in last))
+    return played + _digest(batch)
 
 
 def run_ismcts(game: str) -> str:
