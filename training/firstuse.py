@@ -113,7 +113,7 @@ def run_heuristic(game: str) -> str:
     last = []
 
     def act(vec, obs, mask):
-        last[:] = [obs, mask]
+        last[:] = [obs.copy(), mask.copy()]
         return agent.act_batch(obs, mask)
 
     played = _vec_play(game, act)
