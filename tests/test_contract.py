@@ -51,7 +51,8 @@ def test_fuzz(game, n, options, long_run):
     spec = get_spec(game)
     games = 100_000 if long_run else (spec.evaluation.fuzz_option_games if options
                                     else spec.evaluation.fuzz_games)
-    report = T.fuzz(game, n, games=games, seed=n + (10 if options else 0), **options)
+    report = T.fuzz(game, n, games=games, seed=n + (10 if options else 0),
+                    sample_rows=spec.evaluation.fuzz_sample_rows, **options)
     assert report["games"] == games
     assert report["terminated"] + report["truncated"] == report["games"]
 

@@ -144,6 +144,7 @@ def test_declarations_are_checked():
     broken(r"fatefell: train_preset must be a dict", TypeError, train_preset=[])
     broken(r"fatefell: fuzz_games must be an int >= 1, got 0", fuzz_games=0)
     broken(r"fatefell: fuzz_option_games must be an int >= 1, got True", fuzz_option_games=True)
+    broken(r"fatefell: fuzz_sample_rows must be an int >= 1, got 0", fuzz_sample_rows=0)
     broken(r"fatefell: players must satisfy", max_players=1)
 
 

@@ -122,6 +122,8 @@ class EvalSettings:
         fuzz_games: random games the CI fuzz plays per player count with the default
             options (``pytest --long``: 100,000).
         fuzz_option_games: the same for each ``contract_options`` set.
+        fuzz_sample_rows: running games whose record ``check_record`` checks at each step
+            of the fuzz (every game is checked at its end besides).
         bench_floor: batched-core steps/s that ``fatezoo bench`` requires (0: none).
         arena_targets: ``(agent spec, opponent spec, min win rate)`` triples.
         train_preset: ``TrainOptions`` field overrides for ``fatezoo train GAME``.
@@ -137,6 +139,7 @@ class EvalSettings:
     contract_options: tuple = ()
     fuzz_games: int = 2000
     fuzz_option_games: int = 300
+    fuzz_sample_rows: int = 4
     bench_floor: float = 0.0
     arena_targets: tuple = ()
     train_preset: dict = field(default_factory=dict)
@@ -153,7 +156,7 @@ class EvalSettings:
         if not isinstance(self.contract_options, tuple) or not all(
                 isinstance(o, dict) for o in self.contract_options):
             out.append((TypeError, "contract_options must be a tuple of dicts"))
-        for attr in ("fuzz_games", "fuzz_option_games"):
+        for attr in ("fuzz_games", "fuzz_option_games", "fuzz_sample_rows"):
             v = getattr(self, attr)
             if not _is_int(v) or v < 1:
                 out.append((ValueError, f"{attr} must be an int >= 1, got {v!r}"))

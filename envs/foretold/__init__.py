@@ -99,12 +99,15 @@ SPEC = GameSpec(
         # one option set with every option on (Fatesworn and the held-out test setups too),
         # so that the CI fuzz plays 500 games per option set and count with and without
         # Fatesworn. Its batch steps (some 4,000: random play's longest games run to
-        # max_turns) and so its check_record samples (4 per step) do not depend on the
+        # max_turns) and so its check_record samples (per step) do not depend on the
         # game count; 500 games halve the stepping of 1,000 for the same checks.
         contract_options=({"two_player_variant": True, "reward": "score", "fatesworn": True,
                            "split": "test"},),
         fuzz_games=500,  # full games per configuration in CI
         fuzz_option_games=500,
+        # check_record (some 1.3 ms a record) is over half of the fuzz's time at 4 samples
+        # a step; 2 keep some 9,000 checked records per configuration and count in CI
+        fuzz_sample_rows=2,
         # batched steps/s at 1,024 envs; about half of `fatezoo bench foretold`'s 122,840 on
         # loaded 2 cores (the 300,000 target on an idle machine: RULES.md Status)
         bench_floor=60_000.0,
