@@ -1,9 +1,11 @@
 """Saved states from outside are checked before any kernel reads them; VecEnv adapter fixes."""
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 import pytest
@@ -64,6 +66,42 @@ def test_the_fuzz_catches_a_crash_and_names_the_record():
     rec["seasons"] = 9
     kinds = [r[0] for r in T.run_forked("fatefell", 2, [base, rec.tobytes()], steps=5)]
     assert kinds == ["accepted", "refused"]
+
+
+@pytest.mark.parametrize("lanes", [1, 2])
+def test_a_dead_or_hung_child_is_pinned_on_its_record_and_the_rest_run(monkeypatch, lanes):
+    # the children are forks: a load_state patched here kills or stalls them there
+    base = T.base_records("fatefell", 2, games=2)[0]
+    env_type = type(T.get_module("fatefell").env(num_players=2))
+    load = env_type.load_state
+
+    def load_or_die(self, data):
+        if data == b"segv":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if data == b"exit":
+            os._exit(3)
+        if data == b"hang":
+            time.sleep(60)
+        return load(self, data)
+
+    monkeypatch.setattr(env_type, "load_state", load_or_die)
+    items = [base, b"segv", b"", b"hang", base, b"exit"]
+    results = T.run_forked("fatefell", 2, items, steps=3, timeout=3, lanes=lanes)
+    assert [r[0] for r in results] == ["accepted", "crashed", "refused", "crashed", "accepted",
+                                      "crashed"]
+    assert results[1][1] == f"killed by signal {int(signal.SIGSEGV)}"
+    assert results[3][1] == "no progress for 3 s"
+    assert results[5][1] == "exited with 3"
+
+
+def test_the_mutation_fuzz_outcomes_do_not_depend_on_the_lanes():
+    base = T.base_records("fatefell", 2, games=4)
+    rng = np.random.default_rng(5)
+    items = [T.mutate(base[k % 4], get_spec("fatefell").state_dtype, rng, base)[0]
+             for k in range(40)]
+    one = T.run_forked("fatefell", 2, items, steps=20, seed=9, lanes=1)
+    assert T.run_forked("fatefell", 2, items, steps=20, seed=9, lanes=2) == one
+    assert {r[0] for r in one} <= {"refused", "accepted"}
 
 
 # ---------------------------------------------------------------- what the issue found

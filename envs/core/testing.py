@@ -941,12 +941,14 @@ def mutate(base: bytes, dtype: np.dtype, rng, others=()) -> tuple[bytes, str]:
     return b"", "empty"
 
 
-def _mutation_child(game, num_players, options, items, start, out_fd, steps, seed) -> None:
-    """In a forked child: load each record from ``start``, report each outcome on ``out_fd``.
+def _mutation_child(game, num_players, options, items, start, stop, out_fd, steps,
+                    seed) -> None:
+    """In a forked child: load records ``start .. stop - 1``, report each on ``out_fd``.
 
     Before each record the child writes ``S <i>``, after it ``R <i> <outcome> <message>``,
-    so a crash is pinned on the record that caused it. Only single-record kernels run
-    here (numba's OpenMP pool must not be used after a fork).
+    so a crash is pinned on the record that caused it. Record ``i``'s random play is seeded
+    by ``seed + i``, whichever child runs it. Only single-record kernels run here (numba's
+    OpenMP pool must not be used after a fork).
     """
     from .session import load_records
 
@@ -956,9 +958,9 @@ def _mutation_child(game, num_players, options, items, start, out_fd, steps, see
     fields = env._fields
     inside = declared_bounds(game, num_players, **options)
     w = os.fdopen(out_fd, "w", buffering=1)
-    rng = np.random.default_rng(seed)
-    for i in range(start, len(items)):
+    for i in range(start, stop):
         w.write(f"S {i}\n")
+        rng = np.random.default_rng(seed + i)
         try:
             try:
                 env.load_state(items[i])
@@ -987,15 +989,19 @@ def _mutation_child(game, num_players, options, items, start, out_fd, steps, see
 
 
 def run_forked(game: str, num_players: int, items: list, options: dict | None = None,
-               steps: int = 100, seed: int = 0, timeout: float = 60.0) -> list:
+               steps: int = 100, seed: int = 0, timeout: float = 60.0,
+               lanes: int | None = None) -> list:
     """Load each of ``items`` (saved-state bytes) in forked children; one outcome each.
 
     Outcomes are ``("refused", message)``, ``("accepted", "")``, ``("failed", error)``
-    or ``("crashed", how)``: a child that dies (a signal) or hangs (no progress for
-    ``timeout`` seconds) is replaced by a fresh one from the next record.
+    or ``("crashed", how)``: a child that dies (a signal, an exit) or hangs (no progress
+    for ``timeout`` seconds) has the record it was on pinned as crashed and is replaced by a
+    fresh one from the next record. ``lanes`` children (default: one per core, at most 2)
+    each take a contiguous share of the items at once; the outcomes do not depend on it.
     """
     import select
     import signal
+    import time
 
     options = dict(options or {})
     env = get_module(game).env(num_players=num_players, **options)  # compile here, once
@@ -1004,8 +1010,12 @@ def run_forked(game: str, num_players: int, items: list, options: dict | None = 
     env.step(env.legal_actions()[0])
     env.observe(env.agent_selection)
     results: list = [None] * len(items)
-    start = 0
-    while start < len(items):
+    if lanes is None:
+        lanes = min(2, os.cpu_count() or 1)
+    cuts = np.linspace(0, len(items), max(1, lanes) + 1).astype(int)
+    running: dict = {}  # read end of a child's pipe -> that child's lane
+
+    def spawn(start: int, stop: int) -> None:
         r, w = os.pipe()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # fork of a threaded parent
@@ -1013,41 +1023,55 @@ def run_forked(game: str, num_players: int, items: list, options: dict | None = 
         if pid == 0:  # pragma: no cover (the child)
             os.close(r)
             try:
-                _mutation_child(game, num_players, options, items, start, w, steps, seed + start)
+                _mutation_child(game, num_players, options, items, start, stop, w, steps, seed)
             finally:
                 os._exit(1)
         os.close(w)
-        current = None
-        buf = b""
-        hung = False
-        while True:
-            ready, _, _ = select.select([r], [], [], timeout)
-            if not ready:
-                hung = True
-                os.kill(pid, signal.SIGKILL)
-                break
-            chunk = os.read(r, 1 << 16)
+        running[r] = {"pid": pid, "next": start, "stop": stop, "current": None, "buf": b"",
+                      "seen": time.monotonic()}
+
+    for start, stop in zip(cuts[:-1], cuts[1:]):
+        if stop > start:
+            spawn(int(start), int(stop))
+    while running:
+        quiet = min(lane["seen"] for lane in running.values()) + timeout - time.monotonic()
+        ready, _, _ = select.select(list(running), [], [], max(0.0, quiet))
+        now = time.monotonic()
+        ended = []  # (read end, whether it hung)
+        for fd, lane in running.items():
+            if fd not in ready:
+                if now - lane["seen"] >= timeout:
+                    os.kill(lane["pid"], signal.SIGKILL)
+                    ended.append((fd, True))
+                continue
+            chunk = os.read(fd, 1 << 16)
             if not chunk:
-                break
-            buf += chunk
-            *lines, buf = buf.split(b"\n")
+                ended.append((fd, False))
+                continue
+            lane["seen"] = now
+            *lines, lane["buf"] = (lane["buf"] + chunk).split(b"\n")
             for line in lines:
                 kind, idx, *rest = line.decode(errors="replace").split(" ", 3)
                 i = int(idx)
                 if kind == "S":
-                    current = i
+                    lane["current"] = i
                 else:
                     results[i] = (rest[0], rest[1] if len(rest) > 1 else "")
-                    current = None
-        os.close(r)
-        _, status = os.waitpid(pid, 0)
-        if current is None:
-            break  # the child finished every record
-        how = (f"no progress for {timeout:.0f} s" if hung else
-               f"killed by signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else
-               f"exited with {os.WEXITSTATUS(status)}")
-        results[current] = ("crashed", how)
-        start = current + 1
+                    lane["current"], lane["next"] = None, i + 1
+        for fd, hung in ended:
+            lane = running.pop(fd)
+            os.close(fd)
+            _, status = os.waitpid(lane["pid"], 0)
+            # the record it was on; or, dead between records, the next one
+            at = lane["next"] if lane["current"] is None else lane["current"]
+            if at >= lane["stop"]:
+                continue  # the child finished its share
+            results[at] = ("crashed",
+                           f"no progress for {timeout:.0f} s" if hung else
+                           f"killed by signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status)
+                           else f"exited with {os.WEXITSTATUS(status)}")
+            if at + 1 < lane["stop"]:
+                spawn(at + 1, lane["stop"])
     return results
 
 
