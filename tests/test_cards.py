@@ -4,7 +4,8 @@ A Foretold card takes hours of a core, so its arenas keep their games in
 ``cards/<game>/`` (``fatezoo eval GAME AGENT --save-games cards/GAME``): the card goes on
 over several runs, and anyone re-prints it from them in seconds. Every kept file must be
 an arena of protocol v1 whose rows read back, and each README card of a game with kept
-games must be the card those games give.
+games must be the card those games give. ``cards/<game>/arenas/`` keeps the games of
+docs/EVALUATION.md's long arenas (``fatezoo arena ... --save-games``), which must read back.
 """
 
 import json
@@ -29,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "cards"
 PROTOCOL = PROTOCOLS["v1"]
 KEPT = sorted(CARDS.glob("*/*.jsonl"))
+KEPT_ARENAS = sorted(CARDS.glob("*/arenas/*.jsonl"))  # docs/EVALUATION.md's long arenas
 # a README score-card row: game, agent label, four cells, rating, and its command
 ROW = re.compile(r"^\| `(\w+)` \| [^|]+ \| ((?:[^|]+ \| ){4})(\d+ \[\d+, \d+\]) \| "
                  r"`fatezoo eval (\w+) ([^\s`]+)[^`]*`", re.M)
@@ -65,6 +67,18 @@ def test_kept_games_are_an_arena_of_a_protocol_v1_card(path, tmp_path):
                                 saved.header["num_players"])
     assert path.parent.name == game and member in PROTOCOL.suite
     assert path.name == saved_games_name(game, [agent, member], n)
+    assert saved.have.any() and not saved.dropped
+
+
+@pytest.mark.parametrize("path", KEPT_ARENAS, ids=lambda p: p.name)
+def test_kept_arena_games_read_back(path, tmp_path):
+    header = json.loads(path.read_text().split("\n", 1)[0])
+    copy = tmp_path / path.name
+    shutil.copy(path, copy)
+    saved = SavedGames(copy, header, played_arrays(header["games"], header["num_players"],
+                                                   header["score_field"]))
+    saved.close()
+    assert header["game"] == path.parent.parent.name
     assert saved.have.any() and not saved.dropped
 
 
