@@ -41,17 +41,25 @@ def readme_cards() -> list:
     return [m for m in ROW.finditer(text) if (CARDS / m.group(1)).is_dir()]
 
 
-def kept_games(path: Path, tmp_path: Path) -> SavedGames:
-    """The file's games, read from a copy (reading appends a header to an empty file)."""
+def read_copy(path: Path, tmp_path: Path) -> SavedGames:
+    """The file's games under its own header, read from a copy (reading appends a header
+    to an empty file)."""
     header = json.loads(path.read_text().split("\n", 1)[0])
-    game, agents, n = header["game"], header["agents"], header["num_players"]
-    field = score_field(game)[0]
-    assert header == arena_header(game, agents, n, PROTOCOL.seed,
-                                  round_games(PROTOCOL.games, n), PROTOCOL.options, field)
     copy = tmp_path / path.name
     shutil.copy(path, copy)
-    saved = SavedGames(copy, header, played_arrays(header["games"], n, field))
+    saved = SavedGames(copy, header, played_arrays(header["games"], header["num_players"],
+                                                   header["score_field"]))
     saved.close()
+    return saved
+
+
+def kept_games(path: Path, tmp_path: Path) -> SavedGames:
+    """The file's games, which must be an arena of a protocol v1 card."""
+    saved = read_copy(path, tmp_path)
+    game, agents, n = saved.header["game"], saved.header["agents"], saved.header["num_players"]
+    assert saved.header == arena_header(game, agents, n, PROTOCOL.seed,
+                                        round_games(PROTOCOL.games, n), PROTOCOL.options,
+                                        score_field(game)[0])
     return saved
 
 
@@ -72,13 +80,8 @@ def test_kept_games_are_an_arena_of_a_protocol_v1_card(path, tmp_path):
 
 @pytest.mark.parametrize("path", KEPT_ARENAS, ids=lambda p: p.name)
 def test_kept_arena_games_read_back(path, tmp_path):
-    header = json.loads(path.read_text().split("\n", 1)[0])
-    copy = tmp_path / path.name
-    shutil.copy(path, copy)
-    saved = SavedGames(copy, header, played_arrays(header["games"], header["num_players"],
-                                                   header["score_field"]))
-    saved.close()
-    assert header["game"] == path.parent.parent.name
+    saved = read_copy(path, tmp_path)
+    assert saved.header["game"] == path.parent.parent.name
     assert saved.have.any() and not saved.dropped
 
 
