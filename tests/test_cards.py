@@ -5,7 +5,9 @@ A Foretold card takes hours of a core, so its arenas keep their games in
 over several runs, and anyone re-prints it from them in seconds. Every kept file must be
 an arena of protocol v1 whose rows read back, and each README card of a game with kept
 games must be the card those games give. ``cards/<game>/arenas/`` keeps the games of
-docs/EVALUATION.md's long arenas (``fatezoo arena ... --save-games``), which must read back.
+docs/EVALUATION.md's long arenas (``fatezoo arena ... --save-games``), which must read back
+and be what EVALUATION.md quotes: the result of a finished arena, the games so far of one
+under way.
 """
 
 import json
@@ -16,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from fatezoo.envs.core.registry import game_names
-from fatezoo.training.arena import played_arrays
+from fatezoo.training.arena import played_arrays, run_arena
 from fatezoo.training.evaluation import (
     PROTOCOLS,
     evaluate_agent,
@@ -104,3 +106,33 @@ def test_a_readme_card_is_the_card_its_kept_games_give(row, tmp_path):
     fit = c["rating"]
     assert (shown, f"{fit['rating']:.0f} [{fit['ci'][0]:.0f}, {fit['ci'][1]:.0f}]") == \
         (cells, rating)
+
+
+def evaluation_row(name: str) -> str:
+    """The line of docs/EVALUATION.md whose command saves to the kept arena ``name``."""
+    rows = [line for line in (ROOT / "docs" / "EVALUATION.md").read_text().splitlines()
+            if line.startswith("|") and name in line]
+    assert len(rows) == 1, f"docs/EVALUATION.md has {len(rows)} table rows naming {name}"
+    return rows[0]
+
+
+@pytest.mark.parametrize("path", KEPT_ARENAS, ids=lambda p: p.name)
+def test_evaluation_md_quotes_what_a_kept_arena_gives(path, tmp_path):
+    saved = read_copy(path, tmp_path)
+    header, row = saved.header, evaluation_row(path.name)
+    kept = int(saved.have.sum())
+    if kept < header["games"]:  # under way: the row says how far it is
+        assert f"first {kept:,} of {header['games']:,} games" in row
+        return
+    copy = tmp_path / "arena.jsonl"
+    shutil.copy(path, copy)
+    result = run_arena(header["game"], header["agents"], games=header["games"],
+                       num_players=header["num_players"], seed=header["seed"],
+                       options=header["options"], save_games=str(copy))
+    assert result["games_resumed"] == header["games"]  # read, none played
+    a, b = result["agents"]
+    low, high = result["ci"][a][b]
+    quoted = (f"{100 * result['matrix'][a][b]:.1f}% [{100 * low:.1f}, {100 * high:.1f}] "
+              f"({result['wins'][a][b]:,}, {result['ties'][a][b]:,}, "
+              f"{result['losses'][a][b]:,})")
+    assert quoted in row
