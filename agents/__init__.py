@@ -6,8 +6,9 @@ Specs (``fatezoo arena --agents``, ``fatezoo play --opponents``, :func:`make_age
     heuristic                           the game's hand-written policy
     ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40,prior=10,seed=0]
                                         information-set MCTS (any subset of the options)
-    ismcts:prior=baseline[:v1|:FILE.npz][,prior_weight=1,...]
+    ismcts:prior=baseline[:v1|:FILE.npz][,prior_weight=1,rollout=baseline,...]
                                         ISMCTS guided by a baseline policy network
+                                        (rollout=baseline: the network plays the rollouts)
     ppo:path/to/model.zip               a MaskablePPO checkpoint (a pickle: trusted files only)
     baseline[:v1]                       the game's shipped baseline policy, played with numpy
     baseline:path/to/file.npz           a policy exported by ``fatezoo export-baseline``

@@ -20,7 +20,9 @@ and then walks one tree shared by all determinizations (Cowling, Powley and Whit
    a uniformly drawn untried action (with ``prior > 0``: the policy's action first; with
    a network: the untried action of highest ``P``).
 3. Rollout: the rollout policy (the game's registered ``policy`` kernel, e.g. its
-   heuristic, or uniform random) plays on for ``depth`` decisions (0: to the end).
+   heuristic, uniform random, or with ``rollout=baseline`` the network prior's own
+   choice, its first largest legal logit as :class:`.baseline.BaselineAgent` plays)
+   plays on for ``depth`` decisions (0: to the end).
 4. Backpropagation: a game that ended scores its returns; a rollout cut short scores
    the game's ``evaluate`` estimates. Every node on the path adds the value of the seat
    that chose the action leading to it.
@@ -63,6 +65,8 @@ ACTIVATION_CODES = {None: 0, "relu": 1, "tanh": 2}  # net_forward's activation n
 # a search without a network: no layers. One type for both, so that the one compiled search
 # (what `fatezoo compile` builds) serves plain and guided search alike.
 NO_NETWORK = (np.zeros(0), np.zeros((0, 5), np.int64))
+# who plays a rollout: _rollout_action's mode numbers
+ROLLOUT_CODES = {"random": 0, "heuristic": 1, "baseline": 2}
 
 
 def flat_network(layers) -> tuple[np.ndarray, np.ndarray]:
@@ -124,20 +128,32 @@ def net_policy(logits, mask, out):
 
 
 @njit(cache=True)
-def _rollout_action(rec, mask, obs, words, use_policy):
-    if use_policy:
-        game_encode(rec, rec["current_player"], 0, obs)
+def _rollout_action(rec, mask, obs, words, mode, net_w, net_shapes):
+    """The rollout's action, played by ``mode`` (a :data:`ROLLOUT_CODES` number).
+
+    Mode 2 plays the network's first largest legal logit, as the baseline agent does.
+    """
+    if mode == 0:
+        return random_legal(mask, words)
+    game_encode(rec, rec["current_player"], 0, obs)
+    if mode == 1:
         return game_policy(obs, mask, words, rec)
-    return random_legal(mask, words)
+    logits = net_forward(net_w, net_shapes, obs)
+    best = -1
+    for a in range(mask.shape[0]):
+        if mask[a] and (best < 0 or logits[a] > logits[best]):
+            best = a
+    return best
 
 
 @njit(cache=True)
-def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num_actions,
+def search_row(work, work_u8, root_u8, i, sims, c, depth, rollout, words, num_actions,
                obs_size, visits_out, prior, net_w, net_shapes, prior_weight):
     """Run ``sims`` simulations from the decision in ``root_u8[i]``; return the action.
 
     ``work[i]`` (viewed as bytes by ``work_u8[i]``) is scratch for the determinized copy.
-    ``visits_out`` receives the root children's visit counts. ``prior`` > 0: the rollout
+    ``visits_out`` receives the root children's visit counts; ``rollout`` is a
+    :data:`ROLLOUT_CODES` number. ``prior`` > 0: the rollout
     policy's action at each tree node is expanded first and biased in selection. A network
     (``net_w``, ``net_shapes`` of :func:`flat_network`; no layers for none): its policy orders
     expansion and adds the PUCT term weighted by ``prior_weight``.
@@ -240,7 +256,8 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
         # rollout
         steps = 0
         while not (rec["terminated"] or rec["truncated"]) and (depth <= 0 or steps < depth):
-            step_record(rec, _rollout_action(rec, mask, obs, words, use_policy), mask)
+            step_record(rec, _rollout_action(rec, mask, obs, words, rollout, net_w,
+                                             net_shapes), mask)
             steps += 1
         if rec["terminated"] or rec["truncated"]:
             for p in range(rec["num_players"]):
@@ -264,7 +281,7 @@ def search_row(work, work_u8, root_u8, i, sims, c, depth, use_policy, words, num
 
 
 @njit(cache=True, parallel=True)
-def search_batch(work, work_u8, root_u8, sims, c, depth, use_policy, words, num_actions,
+def search_batch(work, work_u8, root_u8, sims, c, depth, rollout, words, num_actions,
                  obs_size, actions, visits, prior, net_w, net_shapes, prior_weight):
     """:func:`search_row` for every row, in parallel.
 
@@ -273,7 +290,7 @@ def search_batch(work, work_u8, root_u8, sims, c, depth, use_policy, words, num_
     every search uses.
     """
     for i in prange(work.shape[0]):  # a prange index is unsigned: one search_row for both
-        actions[i] = search_row(work, work_u8, root_u8, np.int64(i), sims, c, depth, use_policy,
+        actions[i] = search_row(work, work_u8, root_u8, np.int64(i), sims, c, depth, rollout,
                                 words[i], num_actions, obs_size, visits[i], prior, net_w,
                                 net_shapes, prior_weight)
 
@@ -316,8 +333,9 @@ class ISMCTSAgent(Agent):
     Args:
         game: registered game name (it must register a ``determinize`` kernel).
         sims: simulations per decision.
-        rollout: ``"heuristic"`` (the game's registered rollout policy) or ``"random"``;
-            None picks heuristic where the game has one.
+        rollout: ``"heuristic"`` (the game's registered rollout policy), ``"random"``, or
+            ``"baseline"`` (the network of a network prior, its first largest legal
+            logit); None picks heuristic where the game has one.
         c: exploration constant of the selection rule (values are in [-1, 1]).
         depth: rollout decisions before the game's ``evaluate`` scores the position
             (0: play every rollout to the end); None takes the game's ``rollout_depth``.
@@ -345,8 +363,9 @@ class ISMCTSAgent(Agent):
         has_policy = has_kernel(self.spec.state_dtype, "policy")
         if rollout is None:
             rollout = "heuristic" if has_policy else "random"
-        if rollout not in ("heuristic", "random"):
-            raise ValueError(f"ismcts: rollout must be 'heuristic' or 'random', got {rollout!r}")
+        if rollout not in ROLLOUT_CODES:
+            raise ValueError("ismcts: rollout must be 'heuristic', 'random' or 'baseline', "
+                             f"got {rollout!r}")
         if rollout == "heuristic" and not has_policy:
             raise ValueError(f"ismcts: {game} registers no rollout policy; use rollout=random")
         self.rollout = rollout
@@ -369,6 +388,9 @@ class ISMCTSAgent(Agent):
         elif prior_weight is not None:
             raise ValueError(f"ismcts: prior_weight={prior_weight!r} weighs a network prior; "
                              "give prior=baseline[:v1|:FILE.npz] too")
+        if rollout == "baseline" and self.network is None:
+            raise ValueError("ismcts: rollout=baseline plays the network prior's choices; "
+                             f"give prior=baseline[:v1|:FILE.npz] too, got prior={prior!r}")
         prior = settings.ismcts_prior if prior is None else prior
         if isinstance(prior, bool) or not isinstance(prior, (int, float, np.floating)) \
                 or not 0 <= prior < np.inf:
@@ -406,7 +428,7 @@ class ISMCTSAgent(Agent):
         actions = np.empty(b, np.int64)
         visits = np.zeros((b, self.spec.num_actions))
         search_batch(work, work_u8, root_u8, self.sims, self.c, self.depth,
-                     self.rollout == "heuristic", self._words(b, rng), self.spec.num_actions,
+                     ROLLOUT_CODES[self.rollout], self._words(b, rng), self.spec.num_actions,
                      self.spec.obs_size, actions, visits, self.prior, *self.net,
                      self.prior_weight or 0.0)
         bad = np.flatnonzero(masks[np.arange(b), actions] == 0)

@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from fatezoo.agents.ismcts import _rollout_action
+from fatezoo.agents.ismcts import NO_NETWORK, ROLLOUT_CODES, _rollout_action
 from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core.jit import njit
 from fatezoo.envs.core.kernels import (
@@ -63,7 +63,7 @@ def start_n(work, work_u8, root_u8, words, mask, n):
 
 
 @njit  # not cached: the script is loaded as __main__ and as a test module
-def rollouts_n(work, work_u8, root_u8, words, obs, mask, n, use_policy):
+def rollouts_n(work, work_u8, root_u8, words, obs, mask, n, mode, net_w, net_shapes):
     """``n`` simulations played to the end; the decisions played."""
     steps = 0
     viewer = work[0]["current_player"]
@@ -73,7 +73,8 @@ def rollouts_n(work, work_u8, root_u8, words, obs, mask, n, use_policy):
         game_determinize(rec, viewer, words)
         game_legal(rec, mask)
         while not (rec["terminated"] or rec["truncated"]):  # search_row's rollout
-            step_record(rec, _rollout_action(rec, mask, obs, words, use_policy), mask)
+            step_record(rec, _rollout_action(rec, mask, obs, words, mode, net_w, net_shapes),
+                        mask)
             steps += 1
     return steps
 
@@ -108,15 +109,16 @@ def profile(game: str, moves: int = 20, rollouts: int = 200, calls: int = 20000,
     encode_n(states[0], obs, 1)
     policy_n(states[0], obs, mask, words, 1)
     start_n(work, work_u8, root_u8, words, mask, 1)
-    rollouts_n(work, work_u8, root_u8, words, obs, mask, 1, True)
+    heuristic, random = ROLLOUT_CODES["heuristic"], ROLLOUT_CODES["random"]
+    rollouts_n(work, work_u8, root_u8, words, obs, mask, 1, heuristic, *NO_NETWORK)
     t_encode, _ = timed(encode_n, states[0], obs, calls)
     K.mask_one(states, 0, mask)
     t_policy, _ = timed(policy_n, states[0], obs, mask, words, calls)
     t_start, _ = timed(start_n, work, work_u8, root_u8, words, mask, calls // 10)
     t_heur, heur_steps = timed(rollouts_n, work, work_u8, root_u8, words, obs, mask,
-                               rollouts, True)
+                               rollouts, heuristic, *NO_NETWORK)
     t_rand, rand_steps = timed(rollouts_n, work, work_u8, root_u8, words, obs, mask,
-                               rollouts, False)
+                               rollouts, random, *NO_NETWORK)
     encode_us = 1e6 * t_encode / calls
     return {"game": game, "record_bytes": int(root_u8.shape[1]), "obs_size": spec.obs_size,
             "encode_us": encode_us, "policy_us": 1e6 * t_policy / calls,

@@ -3,8 +3,9 @@
 The networks here are written in the exporter's format (``fatezoo export-baseline``) with
 random or hand-set weights, so no torch is needed: the numba forward pass must equal the
 numpy one of :mod:`fatezoo.agents.baseline`, a network that favours one action must steer
-the search to it, every game must play through the arena with one, and plain ISMCTS must
-choose what it chose before the network prior existed.
+the search to it, every game must play through the arena with one, a baseline rollout
+must play what the baseline plays, and plain ISMCTS must choose what it chose before the
+network prior existed.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ import pytest
 
 from fatezoo.agents import ISMCTSAgent, make_agent
 from fatezoo.agents import baseline as baseline_mod
-from fatezoo.agents.baseline import FORMAT, forward, load_network
-from fatezoo.agents.ismcts import flat_network, net_forward
+from fatezoo.agents.baseline import FORMAT, forward, greedy_actions, load_network
+from fatezoo.agents.ismcts import ROLLOUT_CODES, _rollout_action, flat_network, net_forward
 from fatezoo.envs.core import kernels as K
 from fatezoo.envs.core.registry import game_names, get_spec
 from fatezoo.training.arena import run_arena
@@ -137,6 +138,35 @@ def test_every_game_plays_guided_search_against_random_in_the_arena(game, tmp_pa
     assert result["game_length"]["min"] > 10
 
 
+@pytest.mark.parametrize("game", ["fatefell", "foretold", "villainous"])
+def test_a_baseline_rollout_plays_what_the_baseline_agent_plays(game, tmp_path):
+    """rollout=baseline's step is the baseline's greedy legal action on the mover's
+    observation, and draws nothing from the search's generator words."""
+    spec = get_spec(game)
+    _, layers = load_network(random_network(tmp_path / "net.npz", game, seed=6), game)
+    weights, shapes = flat_network(layers)
+    records, masks = positions(game, 2, 12, seed=9)
+    obs = np.zeros((len(records), spec.obs_size), np.float32)
+    for i in range(len(records)):
+        K.encode_one(records, i, int(records[i]["current_player"]), obs[i])
+    want = greedy_actions(layers, obs, masks)
+    words = np.array([1, 2, 3, 4], np.int64)
+    scratch = np.zeros(spec.obs_size, np.float32)
+    got = [_rollout_action(records[i], masks[i], scratch, words, ROLLOUT_CODES["baseline"],
+                           weights, shapes) for i in range(len(records))]
+    assert got == want.tolist() and len(set(got)) > 1
+    assert words.tolist() == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("game", ["fatefell", "foretold"])
+def test_guided_search_with_baseline_rollouts_plays_the_arena(game, tmp_path):
+    path = random_network(tmp_path / "net.npz", game, seed=1)
+    guided = f"ismcts:prior=baseline:{path},rollout=baseline,sims=8"
+    assert make_agent(guided, game).rollout == "baseline"
+    result = run_arena(game, [guided, "random"], games=2, seed=3, progress=False)
+    assert result["per_agent"][guided]["games"] == 2 and result["game_length"]["min"] > 10
+
+
 def test_a_network_prior_with_its_weight(tmp_path):
     plain = make_agent("ismcts:prior=2.5,sims=4", "foretold")
     assert (plain.prior, plain.network, plain.prior_weight) == (2.5, None, None)
@@ -163,6 +193,11 @@ def test_a_network_prior_with_its_weight(tmp_path):
      "ismcts: prior_weight=2.0 weighs a network prior; give prior=baseline[:v1|:FILE.npz] too"),
     ("ismcts:prior=netwerk",
      "ismcts: option prior must be a number or baseline[:v1|:FILE.npz], got 'netwerk'"),
+    ("ismcts:rollout=baseline",
+     "ismcts: rollout=baseline plays the network prior's choices; give "
+     "prior=baseline[:v1|:FILE.npz] too, got prior=None"),
+    ("ismcts:rollout=greedy",
+     "ismcts: rollout must be 'heuristic', 'random' or 'baseline', got 'greedy'"),
 ])
 def test_bad_network_priors_are_one_line_errors(spec, message, tmp_path):
     path = random_network(tmp_path / "net.npz", "fatefell")

@@ -106,6 +106,7 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--agents", default="random,heuristic",
                    help="comma-separated agent specs: random, heuristic, "
                         "ismcts[:sims=200,rollout=heuristic,c=1.4,depth=40,prior=10], "
+                        "ismcts:prior=baseline[,prior_weight=1,rollout=baseline] (guided), "
                         "baseline[:v1|:FILE.npz], ppo:PATH, "
                         "rllib:PATH (pickles: trusted files only), human (key=value parts "
                         "continue "
