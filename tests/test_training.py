@@ -652,7 +652,7 @@ def test_selfplay_serial_and_parallel_kernels_agree(monkeypatch):
 def test_progress_eta_starts_after_the_warm_up_and_respects_the_limit():
     import io
 
-    from fatezoo.training.progress import ProgressReport
+    from fatezoo.training.progress import Progress, ProgressReport
 
     def last_line(report):
         report.line()
@@ -669,6 +669,14 @@ def test_progress_eta_starts_after_the_warm_up_and_respects_the_limit():
     capped.start -= 1000
     capped.update(1)  # 99,000 s at this rate, but the time limit ends the run in 3 s
     assert last_line(capped).endswith("eta 3s")
+    spent = ProgressReport(100, "x", stream=io.StringIO(), time_left=lambda: -2.0)
+    spent.start -= 1000
+    spent.update(1)  # the batch in progress still ends: no "eta 0s" while it plays
+    assert last_line(spent).endswith(", time limit spent: ending once the work in progress ends")
+    drawn = io.StringIO()
+    bar = Progress(100, "x", stream=drawn, enabled=True, time_left=lambda: -2.0)
+    bar.update(1)
+    assert "time limit spent" in drawn.getvalue() and "eta" not in drawn.getvalue()
 
 
 def test_a_slow_rate_reads_per_minute_instead_of_zero_a_second():

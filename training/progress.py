@@ -17,6 +17,9 @@ import time
 
 import numpy as np
 
+# what a bar says instead of an ETA once its time limit is spent
+SPENT = "time limit spent: ending once the work in progress ends"
+
 
 class Progress:
     """A one-line text progress bar, redrawn in place at most every ``interval`` seconds.
@@ -31,7 +34,8 @@ class Progress:
         eta_after: no ETA before this count (games finish together in a batch, so the
             first few say nothing about the rest).
         time_left: optional callable, the seconds a time limit leaves (None: no limit);
-            the ETA is never longer.
+            the ETA is never longer, and once the limit is spent there is none: the work in
+            progress (a batch of games, a rollout) still ends, and the bar says so.
     """
 
     def __init__(self, total: int, desc: str = "", stream=None, enabled=None, width: int = 30,
@@ -53,7 +57,7 @@ class Progress:
     def eta(self, now: float, start: float | None = None) -> float | None:
         """Seconds left at the rate since ``start`` (default: the bar's), or None.
 
-        Capped by ``time_left``; None until the rate is known.
+        Capped by ``time_left``; None until the rate is known, and once the limit is spent.
         """
         elapsed = now - (self.start if start is None else start)
         if self.count >= self.total:
@@ -62,7 +66,16 @@ class Progress:
             return None
         eta = (self.total - self.count) * elapsed / self.count
         left = self.time_left() if self.time_left is not None else None
-        return eta if left is None else max(min(eta, left), 0.0)
+        if left is not None and left <= 0:
+            return None
+        return eta if left is None else min(eta, left)
+
+    def limit_spent(self) -> bool:
+        """Whether ``time_left`` says the time limit is spent.
+
+        The run then ends once the work in progress ends.
+        """
+        return self.time_left is not None and self.time_left() <= 0
 
     def restart(self) -> None:
         """Start the clock (and the count) again: the ETA ignores what came before."""
@@ -86,8 +99,9 @@ class Progress:
         eta = self.eta(now)
         bar = "#" * filled + "-" * (self.width - filled)
         label = f"{self.desc}: " if self.desc else ""
-        self.stream.write(f"\r{label}[{bar}] {self.count}/{self.total} "
-                          f"{elapsed:5.1f}s eta {'?' if eta is None else f'{eta:.1f}s':>6} ")
+        when = (f"eta {'?' if eta is None else f'{eta:.1f}s':>6}"
+                if self.count >= self.total or not self.limit_spent() else SPENT)
+        self.stream.write(f"\r{label}[{bar}] {self.count}/{self.total} {elapsed:5.1f}s {when} ")
         self.stream.flush()
 
     def close(self) -> None:
@@ -244,7 +258,9 @@ class ProgressReport:
         text = (f"{self.desc}: {self.count:,}/{self.total:,} {self.unit} ({pct:.0f}%), "
                 f"{elapsed:.0f}s, {rate_text(rate)}")
         eta = self.bar.eta(now, self.start)
-        if eta is not None and self.count < self.total:
+        if self.count < self.total and self.bar.limit_spent():
+            text += f", {SPENT}"
+        elif eta is not None and self.count < self.total:
             text += f", eta {eta:.0f}s"
         self.stream.write(text + (f"; {extra}" if extra else "") + "\n")
         self.stream.flush()
