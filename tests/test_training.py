@@ -677,6 +677,10 @@ def test_progress_eta_starts_after_the_warm_up_and_respects_the_limit():
     bar = Progress(100, "x", stream=drawn, enabled=True, time_left=lambda: -2.0)
     bar.update(1)
     assert "time limit spent" in drawn.getvalue() and "eta" not in drawn.getvalue()
+    unlimited = ProgressReport(100, "x", stream=io.StringIO(), time_left=lambda: None)
+    unlimited.start -= 1000  # a CpuBudget without a limit leaves None: no limit, an ETA
+    unlimited.update(50)
+    assert last_line(unlimited).endswith("eta 1000s") and not unlimited.bar.limit_spent()
 
 
 def test_a_slow_rate_reads_per_minute_instead_of_zero_a_second():

@@ -75,7 +75,8 @@ class Progress:
 
         The run then ends once the work in progress ends.
         """
-        return self.time_left is not None and self.time_left() <= 0
+        left = self.time_left() if self.time_left is not None else None
+        return left is not None and left <= 0
 
     def restart(self) -> None:
         """Start the clock (and the count) again: the ETA ignores what came before."""

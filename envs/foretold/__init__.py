@@ -97,14 +97,14 @@ SPEC = GameSpec(
     setup_split=setup_split,
     evaluation=EvalSettings(
         # one option set with every option on (Fatesworn and the held-out test setups too),
-        # so that the CI fuzz plays 500 games per option set and count with and without
+        # so that the CI fuzz plays 300 games per option set and count with and without
         # Fatesworn. Its batch steps (some 4,000: random play's longest games run to
         # max_turns) and so its check_record samples (per step) do not depend on the
-        # game count; 500 games halve the stepping of 1,000 for the same checks.
+        # game count; 300 games cut the stepping of 1,000 for the same checks.
         contract_options=({"two_player_variant": True, "reward": "score", "fatesworn": True,
                            "split": "test"},),
-        fuzz_games=500,  # full games per configuration in CI
-        fuzz_option_games=500,
+        fuzz_games=300,  # full games per configuration in CI
+        fuzz_option_games=300,
         # check_record (some 1.3 ms a record) is over half of the fuzz's time at 4 samples
         # a step; 2 keep some 9,000 checked records per configuration and count in CI
         fuzz_sample_rows=2,
