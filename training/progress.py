@@ -65,17 +65,21 @@ class Progress:
         if self.count < self.eta_after or elapsed <= 0:
             return None
         eta = (self.total - self.count) * elapsed / self.count
-        left = self.time_left() if self.time_left is not None else None
+        left = self._left()
         if left is not None and left <= 0:
             return None
         return eta if left is None else min(eta, left)
+
+    def _left(self) -> float | None:
+        """The seconds ``time_left`` says the limit leaves; None where there is no limit."""
+        return self.time_left() if self.time_left is not None else None
 
     def limit_spent(self) -> bool:
         """Whether ``time_left`` says the time limit is spent.
 
         The run then ends once the work in progress ends.
         """
-        left = self.time_left() if self.time_left is not None else None
+        left = self._left()
         return left is not None and left <= 0
 
     def restart(self) -> None:
